@@ -1,0 +1,172 @@
+"""Cards: compact ids, 52-bit masks, and every common notation.
+
+A card is an int 0..51, ``suit * 13 + rank`` with suits ordered ♣ ♦ ♠ ♥ and ranks 2..A as 0..12.
+That order makes "sort by suit then rank" plain integer order and lets a hand be one int mask,
+which is what keeps the rules engine fast enough for bots that simulate thousands of hands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+
+__all__ = [
+    "CARDS",
+    "CLUB_2",
+    "DECK_MASK",
+    "HEARTS_MASK",
+    "JACK_DIAMONDS",
+    "QUEEN_SPADES",
+    "SUIT_MASKS",
+    "Card",
+    "CardParseError",
+    "Suit",
+    "cards_of",
+    "format_cards",
+    "mask_of",
+    "parse_cards",
+]
+
+
+class CardParseError(ValueError):
+    """A string that does not name a card (as opposed to a card that may not be played now)."""
+
+
+class Suit(IntEnum):
+    CLUBS = 0
+    DIAMONDS = 1
+    SPADES = 2
+    HEARTS = 3
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♠♥"[self]
+
+    @property
+    def letter(self) -> str:
+        return "CDSH"[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        try:
+            return _SUIT_BY_TEXT[text.strip().upper()]
+        except KeyError:
+            raise CardParseError(f"{text!r} is not a suit") from None
+
+
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_RANK_BY_TEXT = {name: i for i, name in enumerate(RANK_NAMES)} | {"T": 8}
+_SUIT_BY_TEXT = {
+    **{s.letter: s for s in Suit},
+    **{s.symbol: s for s in Suit},
+    "♧": Suit.CLUBS,
+    "♢": Suit.DIAMONDS,
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+}
+_CARD_RE = re.compile(r"^\s*(10|[2-9TJQKA])\s*(\S)\s*$", re.IGNORECASE)
+
+
+class Card(int):
+    """One card; an ``int`` 0..51 so it is also a bit index into a mask.
+
+    ``Card.parse("QS") == Card.parse("Q♠") == Card(42)``; ``repr`` pastes back as code.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: int) -> Card:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 52:
+            raise CardParseError(f"{value!r} is not a card id (0..51)")
+        return super().__new__(cls, value)
+
+    @classmethod
+    def of(cls, rank: int, suit: Suit) -> Card:
+        """The card of ``rank`` (0 for a two .. 12 for an ace) in ``suit``."""
+        return CARDS[suit * 13 + rank]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``QS``, ``qs``, ``Q♠``, ``10H``, ``TH``, ``10♥`` or ``th``."""
+        if not isinstance(text, str):
+            raise CardParseError(f"{text!r} is not a card")
+        m = _CARD_RE.match(text)
+        if m is None or m.group(2).upper() not in _SUIT_BY_TEXT:
+            raise CardParseError(f"{text.strip()!r} is not a card")
+        rank = _RANK_BY_TEXT[m.group(1).upper()]
+        return CARDS[_SUIT_BY_TEXT[m.group(2).upper()] * 13 + rank]
+
+    @property
+    def suit(self) -> Suit:
+        return Suit(self // 13)
+
+    @property
+    def rank(self) -> int:
+        """0 for a two up to 12 for an ace."""
+        return self % 13
+
+    @property
+    def rank_name(self) -> str:
+        return RANK_NAMES[self % 13]
+
+    @property
+    def bit(self) -> int:
+        return 1 << self
+
+    @property
+    def ascii(self) -> str:
+        return RANK_NAMES[self % 13] + "CDSH"[self // 13]
+
+    def __str__(self) -> str:
+        return RANK_NAMES[self % 13] + "♣♦♠♥"[self // 13]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.ascii!r})"
+
+
+CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
+SUIT_MASKS: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+DECK_MASK = (1 << 52) - 1
+HEARTS_MASK = SUIT_MASKS[Suit.HEARTS]
+CLUB_2 = CARDS[0]
+QUEEN_SPADES = CARDS[Suit.SPADES * 13 + 10]
+JACK_DIAMONDS = CARDS[Suit.DIAMONDS * 13 + 9]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The 52-bit mask holding ``cards``."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of ``mask`` in suit-then-rank order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Cards separated by spaces or commas: ``"qs 10h, A♣"``."""
+    return [Card.parse(t) for t in re.split(r"[\s,]+", text.strip()) if t]
+
+
+def format_cards(cards: Iterable[int], *, ascii: bool = False) -> str:
+    return " ".join(CARDS[c].ascii if ascii else str(CARDS[c]) for c in cards)
