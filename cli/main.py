@@ -1,0 +1,48 @@
+"""Entry point of the ``hearts`` command.
+
+Exit codes: 0 game completed or command succeeded, 1 error, 2 usage, 3 game aborted,
+4 audit failed, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import bench
+
+EXIT_CODES = """exit codes:
+  0    game completed or command succeeded
+  1    error
+  2    usage
+  3    game aborted
+  4    audit failed
+  130  interrupted"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hearts",
+        description="Hearts (Microsoft rules) peer-to-peer on your LAN, with no trusted dealer.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    bench.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted\n")
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""The table's rules: one frozen, validated value with every option of the rule set.
+
+It travels in the game's first message, so it round-trips through a plain dict and refuses any
+value it does not know rather than guessing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from enum import Enum
+from typing import Any
+
+from .cards import CARDS, DECK_MASK, Card, mask_of
+
+__all__ = [
+    "PRESETS",
+    "Moon",
+    "PassDirection",
+    "Rules",
+    "RulesError",
+    "Ties",
+    "deck_mask",
+    "removed_cards",
+]
+
+
+class RulesError(ValueError):
+    """A rules value that is not allowed; the message says which field and why."""
+
+
+class Moon(str, Enum):
+    CLASSIC = "classic"  # shooter 0, everyone else the full penalty
+    NEGATIVE = "negative"  # shooter minus the full penalty, everyone else 0
+    CHOICE = "choice"  # the shooter picks one of the two
+    OFF = "off"  # no moon: points count as taken
+
+
+class Ties(str, Enum):
+    SHARED = "shared"  # equal lowest totals share the win
+    PLAY_ON = "play_on"  # keep playing hands until one total is lowest
+
+
+class PassDirection(str, Enum):
+    LEFT = "left"
+    RIGHT = "right"
+    ACROSS = "across"
+    NONE = "none"
+
+
+_REMOVED = {
+    3: ("2C",),
+    4: (),
+    5: ("2C", "2D"),
+    6: ("2C", "2D", "2S", "3C"),
+}
+_PASS_CYCLE = {
+    3: (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.NONE),
+    4: (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS, PassDirection.NONE),
+    5: (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.NONE),
+    6: (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS, PassDirection.NONE),
+}
+
+
+def removed_cards(players: int) -> tuple[Card, ...]:
+    """Cards taken out of the deck so that it divides evenly among ``players``."""
+    if players not in _REMOVED:
+        raise RulesError(f"players must be 3, 4, 5 or 6, not {players!r}")
+    return tuple(Card.parse(c) for c in _REMOVED[players])
+
+
+def deck_mask(players: int) -> int:
+    """The mask of the cards dealt for ``players``."""
+    return DECK_MASK & ~mask_of(removed_cards(players))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of the rule set; defaults are Microsoft Hearts for four players."""
+
+    players: int = 4
+    passing: bool = True
+    moon: Moon = Moon.CLASSIC
+    jack_of_diamonds: bool = False
+    spot_hearts: bool = False
+    queen_breaks_hearts: bool = False
+    target: int = field(default=0)  # 0: the default, 100 (500 with spot_hearts)
+    ties: Ties = Ties.SHARED
+
+    def __post_init__(self) -> None:
+        _check_type("players", self.players, int)
+        if self.players not in _REMOVED:
+            raise RulesError(f"players must be 3, 4, 5 or 6, not {self.players}")
+        for name in ("passing", "jack_of_diamonds", "spot_hearts", "queen_breaks_hearts"):
+            _check_type(name, getattr(self, name), bool)
+        object.__setattr__(self, "moon", _enum("moon", Moon, self.moon))
+        object.__setattr__(self, "ties", _enum("ties", Ties, self.ties))
+        _check_type("target", self.target, int)
+        if self.target == 0:
+            object.__setattr__(self, "target", 500 if self.spot_hearts else 100)
+        if not 1 <= self.target <= 10_000:
+            raise RulesError(f"target must be from 1 to 10000, not {self.target}")
+
+    @property
+    def cards_each(self) -> int:
+        return (52 - len(_REMOVED[self.players])) // self.players
+
+    @property
+    def deck_mask(self) -> int:
+        return deck_mask(self.players)
+
+    @property
+    def queen_points(self) -> int:
+        return 25 if self.spot_hearts else 13
+
+    @property
+    def penalty_total(self) -> int:
+        """All the points a moon shooter must take: every heart and Q♠ (26, or 129 spot)."""
+        hearts = sum(range(2, 15)) if self.spot_hearts else 13
+        return hearts + self.queen_points
+
+    def heart_points(self, card: int) -> int:
+        """Points of one heart: 1, or its spot value 2..14."""
+        return CARDS[card].rank + 2 if self.spot_hearts else 1
+
+    def pass_direction(self, hand_number: int) -> PassDirection:
+        """Direction of the pass in hand ``hand_number`` (1-based)."""
+        if hand_number < 1:
+            raise RulesError(f"hand numbers start at 1, not {hand_number}")
+        if not self.passing:
+            return PassDirection.NONE
+        cycle = _PASS_CYCLE[self.players]
+        return cycle[(hand_number - 1) % len(cycle)]
+
+    def pass_target(self, seat: int, hand_number: int) -> int | None:
+        """The seat that ``seat`` passes to in that hand, or None in a no-pass hand."""
+        d = self.pass_direction(hand_number)
+        n = self.players
+        if d is PassDirection.LEFT:
+            return (seat + 1) % n
+        if d is PassDirection.RIGHT:
+            return (seat - 1) % n
+        if d is PassDirection.ACROSS:
+            return (seat + n // 2) % n
+        return None
+
+    def dealer(self, hand_number: int) -> int:
+        return (hand_number - 1) % self.players
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["moon"] = self.moon.value
+        d["ties"] = self.ties.value
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Rules:
+        """Strict inverse of ``to_dict``: unknown or missing keys are refused."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules must be a map, not {type(data).__name__}")
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(str(k) for k in data if k not in names)
+        if unknown:
+            raise RulesError(f"unknown rules option(s): {', '.join(unknown)}")
+        missing = sorted(names - set(data))
+        if missing:
+            raise RulesError(f"missing rules option(s): {', '.join(missing)}")
+        return cls(**data)
+
+    def summary(self) -> str:
+        """A short human line: ``4 players, to 100, moon classic, J♦ −10``."""
+        parts = [f"{self.players} players", f"to {self.target}"]
+        if not self.passing:
+            parts.append("no passing")
+        parts.append(f"moon {self.moon.value}")
+        if self.jack_of_diamonds:
+            parts.append("J♦ −10")
+        if self.spot_hearts:
+            parts.append("spot hearts")
+        if self.queen_breaks_hearts:
+            parts.append("Q♠ breaks hearts")
+        if self.ties is Ties.PLAY_ON:
+            parts.append("ties play on")
+        return ", ".join(parts)
+
+
+def _check_type(name: str, value: object, kind: type) -> None:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RulesError(f"{name} must be {kind.__name__}, not {value!r}")
+
+
+def _enum(name: str, kind: type[Enum], value: object) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(str(m.value) for m in kind)
+        raise RulesError(f"{name} must be one of {allowed}, not {value!r}") from None
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "omnibus": Rules(jack_of_diamonds=True),
+    "spot": Rules(spot_hearts=True),
+}
