@@ -7,7 +7,7 @@ value it does not know rather than guessing.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from .cards import CARDS, DECK_MASK, Card, mask_of
@@ -20,6 +20,7 @@ __all__ = [
     "RulesError",
     "Ties",
     "deck_mask",
+    "position_owner",
     "removed_cards",
 ]
 
@@ -28,19 +29,19 @@ class RulesError(ValueError):
     """A rules value that is not allowed; the message says which field and why."""
 
 
-class Moon(str, Enum):
+class Moon(StrEnum):
     CLASSIC = "classic"  # shooter 0, everyone else the full penalty
     NEGATIVE = "negative"  # shooter minus the full penalty, everyone else 0
     CHOICE = "choice"  # the shooter picks one of the two
     OFF = "off"  # no moon: points count as taken
 
 
-class Ties(str, Enum):
+class Ties(StrEnum):
     SHARED = "shared"  # equal lowest totals share the win
     PLAY_ON = "play_on"  # keep playing hands until one total is lowest
 
 
-class PassDirection(str, Enum):
+class PassDirection(StrEnum):
     LEFT = "left"
     RIGHT = "right"
     ACROSS = "across"
@@ -71,6 +72,11 @@ def removed_cards(players: int) -> tuple[Card, ...]:
 def deck_mask(players: int) -> int:
     """The mask of the cards dealt for ``players``."""
     return DECK_MASK & ~mask_of(removed_cards(players))
+
+
+def position_owner(position: int, players: int, dealer: int) -> int:
+    """The seat dealt deck position ``position``: cards go round from the dealer's left."""
+    return (dealer + 1 + position) % players
 
 
 @dataclass(frozen=True)

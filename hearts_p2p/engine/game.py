@@ -1,0 +1,125 @@
+"""A whole game: hands in turn, running totals, the end at the target, winners and ties."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+
+from ..cards import CARDS, cards_of, mask_of
+from ..rules import Rules, Ties, position_owner
+from .actions import Action, ChooseMoon, IllegalActionError, PassCards, PlayCard
+from .hand import HandPhase, HandState
+from .scoring import HandResult
+
+__all__ = ["Game", "GameResult", "deal_hands", "position_owner"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a finished game ended: the totals and the seats that share the lowest."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    hands: int
+
+
+def deal_hands(rules: Rules, number: int, rng: random.Random) -> list[int]:
+    """A random deal for hand ``number`` as one mask per seat (for bots, tests and benchmarks)."""
+    deck = cards_of(rules.deck_mask)
+    rng.shuffle(deck)
+    n = rules.players
+    dealer = rules.dealer(number)
+    hands = [0] * n
+    for i, c in enumerate(deck):
+        hands[position_owner(i, n, dealer)] |= 1 << c
+    return hands
+
+
+class Game:
+    """The game state machine. ``start_hand`` with a deal, then ``apply`` each seat's actions."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.totals = [0] * rules.players
+        self.results: list[HandResult] = []
+        self.hand: HandState | None = None
+        self.result: GameResult | None = None
+
+    @property
+    def number(self) -> int:
+        """The number of the current (or last) hand; 0 before the first deal."""
+        return self.hand.number if self.hand else 0
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def awaiting_deal(self) -> bool:
+        return not self.over and (self.hand is None or self.hand.phase is HandPhase.SCORED)
+
+    def start_hand(self, hands: list[int | None]) -> HandState:
+        if not self.awaiting_deal:
+            raise IllegalActionError("a hand is in progress" if not self.over else "game over")
+        self.hand = HandState.deal(self.rules, self.number + 1, hands)
+        return self.hand
+
+    def to_act(self) -> list[int]:
+        """Seats whose action the game waits for (several while passing)."""
+        h = self.hand
+        if h is None or self.over:
+            return []
+        if h.phase is HandPhase.PASSING:
+            return h.to_pass()
+        if h.phase in (HandPhase.PLAYING, HandPhase.MOON_CHOICE) and h.turn is not None:
+            return [h.turn]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (all 3-card choices while passing)."""
+        h = self.hand
+        if h is None or self.over or not h.is_known(seat):
+            return []
+        if h.phase is HandPhase.PASSING:
+            if h.passed[seat] is not None:
+                return []
+            combos = itertools.combinations(cards_of(h.hands[seat]), 3)
+            return [PassCards(c) for c in combos]
+        if h.phase is HandPhase.PLAYING:
+            return [PlayCard(c) for c in cards_of(h.legal_play_mask(seat))]
+        if h.phase is HandPhase.MOON_CHOICE and h.turn == seat:
+            return [ChooseMoon(True), ChooseMoon(False)]
+        return []
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply one action, checked; an illegal one raises and changes nothing."""
+        h = self.hand
+        if h is None or self.over:
+            raise IllegalActionError("game over" if self.over else "no hand dealt yet", seat)
+        if isinstance(action, PlayCard):
+            h.apply_play(seat, CARDS[action.card])
+        elif isinstance(action, PassCards):
+            h.apply_pass(seat, None if action.cards is None else mask_of(action.cards))
+        elif isinstance(action, ChooseMoon):
+            h.apply_moon_choice(seat, action.add_to_others)
+        else:
+            raise IllegalActionError(f"unknown action {action!r}", seat)
+        self.settle()
+
+    def settle(self) -> None:
+        """Add a scored hand to the totals and decide whether the game is over."""
+        h = self.hand
+        if h is None or h.phase is not HandPhase.SCORED or len(self.results) == h.number:
+            return
+        assert h.result is not None
+        self.results.append(h.result)
+        for s, p in enumerate(h.result.points):
+            self.totals[s] += p
+        if max(self.totals) < self.rules.target:
+            return
+        low = min(self.totals)
+        winners = tuple(s for s, t in enumerate(self.totals) if t == low)
+        if len(winners) > 1 and self.rules.ties is Ties.PLAY_ON:
+            return
+        self.result = GameResult(tuple(self.totals), winners, h.number)

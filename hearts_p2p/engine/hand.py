@@ -1,0 +1,367 @@
+"""One hand of Hearts as an explicit state machine: pass → 13 tricks → (moon choice) → scored.
+
+Hands are 52-bit masks and the legal plays one mask expression, which is what lets bots simulate
+thousands of hands per move. The state is mutable (``clone`` is cheap) and pure: no I/O, no
+randomness; the same deal and actions always give the same state.
+
+A peer during play knows only its own cards. Seats whose cards are not known are marked unknown:
+their plays are checked against what is public (turn, card not yet seen, the 2♣ lead), and the
+hand-dependent rules (follow suit, first-trick points, leading hearts) are checked when the hand
+is replayed with every card revealed.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from ..cards import CARDS, CLUB_2, HEARTS_MASK, QUEEN_SPADES, SUIT_MASKS, cards_of
+from ..rules import Moon, Rules
+from .actions import IllegalActionError
+from .scoring import HandResult, score_hand
+
+__all__ = ["HandPhase", "HandState", "Trick"]
+
+_QS_BIT = 1 << QUEEN_SPADES
+_POINTS_MASK = HEARTS_MASK | _QS_BIT
+_C2_BIT = 1 << CLUB_2
+
+
+class HandPhase(Enum):
+    PASSING = "passing"
+    PLAYING = "playing"
+    MOON_CHOICE = "moon_choice"
+    SCORED = "scored"
+
+
+class Trick:
+    """A finished trick: who led, the cards in play order, who took it."""
+
+    __slots__ = ("cards", "leader", "winner")
+
+    def __init__(self, leader: int, cards: tuple[int, ...], winner: int) -> None:
+        self.leader = leader
+        self.cards = cards
+        self.winner = winner
+
+    def seat_of(self, i: int, n: int) -> int:
+        return (self.leader + i) % n
+
+    def __repr__(self) -> str:
+        cards = " ".join(str(CARDS[c]) for c in self.cards)
+        return f"Trick(leader={self.leader}, {cards}, winner={self.winner})"
+
+
+class HandState:
+    """The state of one hand. Build with ``HandState.deal``; drive with the ``apply_*`` methods."""
+
+    __slots__ = (
+        "dealer",
+        "first_leader",
+        "hands",
+        "hearts_broken",
+        "known",
+        "n",
+        "number",
+        "pass_targets",
+        "passed",
+        "phase",
+        "played",
+        "queen_played",
+        "received",
+        "result",
+        "rules",
+        "taken",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "turn",
+    )
+
+    rules: Rules
+    n: int
+    number: int
+    dealer: int
+    hands: list[int]
+    known: int
+    pass_targets: list[int] | None
+    passed: list[int | None]
+    received: list[int]
+    phase: HandPhase
+    first_leader: int | None
+    turn: int | None
+    trick_leader: int | None
+    trick: list[int]
+    tricks: list[Trick]
+    played: int
+    taken: list[int]
+    hearts_broken: bool
+    queen_played: bool
+    result: HandResult | None
+
+    @classmethod
+    def deal(cls, rules: Rules, number: int, hands: list[int | None]) -> HandState:
+        """Start hand ``number`` (1-based) with each seat's cards as a mask, None where unknown."""
+        n = rules.players
+        if len(hands) != n:
+            raise ValueError(f"need {n} hands, got {len(hands)}")
+        seen = 0
+        for seat, h in enumerate(hands):
+            if h is None:
+                continue
+            if h.bit_count() != rules.cards_each or h & ~rules.deck_mask or h & seen:
+                raise ValueError(
+                    f"seat {seat}'s hand is not {rules.cards_each} distinct dealt cards"
+                )
+            seen |= h
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.n = n
+        self.number = number
+        self.dealer = rules.dealer(number)
+        self.hands = [h or 0 for h in hands]
+        self.known = sum(1 << s for s, h in enumerate(hands) if h is not None)
+        targets = [rules.pass_target(s, number) for s in range(n)]
+        self.pass_targets = None if targets[0] is None else [t for t in targets if t is not None]
+        self.passed = [None] * n
+        self.received = [0] * n
+        self.tricks = []
+        self.trick = []
+        self.played = 0
+        self.taken = [0] * n
+        self.hearts_broken = False
+        self.queen_played = False
+        self.result = None
+        self.turn = None
+        self.trick_leader = None
+        self.first_leader = None
+        if self.pass_targets is None:
+            self._start_play()
+        else:
+            self.phase = HandPhase.PASSING
+        return self
+
+    def clone(self) -> HandState:
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.passed = self.passed[:]
+        other.received = self.received[:]
+        other.tricks = self.tricks[:]
+        other.trick = self.trick[:]
+        other.taken = self.taken[:]
+        return other
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def is_known(self, seat: int) -> bool:
+        return bool(self.known >> seat & 1)
+
+    @property
+    def first_trick(self) -> bool:
+        return not self.tricks
+
+    @property
+    def hearts_open(self) -> bool:
+        """Whether hearts may be led: broken, or Q♠ played under queen_breaks_hearts."""
+        return self.hearts_broken or (self.rules.queen_breaks_hearts and self.queen_played)
+
+    def to_pass(self) -> list[int]:
+        """Seats that still owe their pass."""
+        if self.phase is not HandPhase.PASSING:
+            return []
+        return [s for s in range(self.n) if self.passed[s] is None]
+
+    def legal_play_mask(self, seat: int) -> int:
+        """The cards ``seat`` may play now, as a mask (0 when it is not that seat's turn)."""
+        if self.phase is not HandPhase.PLAYING or self.turn != seat:
+            return 0
+        h = self.hands[seat]
+        if self.trick:
+            follow = h & SUIT_MASKS[self.trick[0] // 13]
+            if follow:
+                return follow
+            if not self.tricks:
+                return (h & ~_POINTS_MASK) or h
+            return h
+        if not self.tricks:
+            if self.rules.deck_mask & _C2_BIT:
+                return h & _C2_BIT
+            return (h & ~_POINTS_MASK) or (h & ~HEARTS_MASK) or h
+        if not self.hearts_open:
+            return (h & ~HEARTS_MASK) or h
+        return h
+
+    def why_illegal(self, seat: int, card: int) -> str:
+        """The rule a play of ``card`` by ``seat`` breaks, as a player would say it."""
+        if self.phase is not HandPhase.PLAYING:
+            return f"no cards are played while {self.phase.value.replace('_', ' ')}"
+        if self.turn is not None and self.turn != seat:
+            return "not your turn"
+        bit = 1 << card
+        if self.played & bit:
+            return f"{CARDS[card]} has been played already"
+        if self.is_known(seat) and not self.hands[seat] & bit:
+            return f"you do not hold {CARDS[card]}"
+        h = self.hands[seat]
+        if self.trick:
+            led = self.trick[0] // 13
+            if h & SUIT_MASKS[led]:
+                return f"you must follow {'♣♦♠♥'[led]}"
+            return "no points on the first trick"
+        if not self.tricks and self.rules.deck_mask & _C2_BIT:
+            return "you must lead 2♣"
+        if not self.tricks and bit & _POINTS_MASK and h & ~_POINTS_MASK:
+            return "no points on the first trick"
+        return "hearts are not broken"
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def apply_pass(self, seat: int, cards: int | None) -> None:
+        """Record a pass: ``cards`` is a 3-card mask, None where this peer may not see it.
+
+        Passes are exchanged only once every seat has passed (all give before any receives).
+        """
+        self._check_seat(seat)
+        if self.phase is not HandPhase.PASSING:
+            raise IllegalActionError("no passing now", seat)
+        if self.passed[seat] is not None:
+            raise IllegalActionError("you have passed already", seat)
+        if cards is None:
+            if self.is_known(seat):
+                raise IllegalActionError("a known seat's pass must name its cards", seat)
+            cards = 0
+        else:
+            if cards.bit_count() != 3:
+                raise IllegalActionError("pass exactly 3 cards", seat)
+            if self.is_known(seat) and cards & ~self.hands[seat]:
+                missing = cards_of(cards & ~self.hands[seat])
+                raise IllegalActionError(f"you do not hold {CARDS[missing[0]]}", seat)
+            if not self.is_known(seat) and cards & self._known_cards():
+                raise IllegalActionError("passed a card another seat holds", seat)
+        self.passed[seat] = cards
+        if all(p is not None for p in self.passed):
+            self._exchange()
+
+    def apply_play(self, seat: int, card: int) -> None:
+        """Play ``card`` for ``seat``, checking every rule this peer can check."""
+        self._check_seat(seat)
+        bit = 1 << card
+        if self.is_known(seat):
+            if not self.legal_play_mask(seat) & bit:
+                raise IllegalActionError(self.why_illegal(seat, card), seat)
+        else:
+            self._check_public_play(seat, card)
+        self.play(seat, card)
+
+    def play(self, seat: int, card: int) -> None:
+        """Play without checks: for replays of already-validated actions and bot simulations."""
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        self.played |= bit
+        if not self.trick:
+            self.trick_leader = seat
+        self.trick.append(card)
+        if bit & HEARTS_MASK:
+            self.hearts_broken = True
+        elif card == QUEEN_SPADES:
+            self.queen_played = True
+        n = self.n
+        if len(self.trick) < n:
+            self.turn = (seat + 1) % n
+            return
+        trick = self.trick
+        led = trick[0] // 13
+        best = 0
+        for i in range(1, n):
+            c = trick[i]
+            if c // 13 == led and c > trick[best]:
+                best = i
+        leader = self.trick_leader
+        assert leader is not None
+        winner = (leader + best) % n
+        mask = 0
+        for c in trick:
+            mask |= 1 << c
+        self.taken[winner] |= mask
+        self.tricks.append(Trick(leader, tuple(trick), winner))
+        self.trick = []
+        self.trick_leader = None
+        self.turn = winner
+        if len(self.tricks) == self.rules.cards_each:
+            self._finish()
+
+    def apply_moon_choice(self, seat: int, add_to_others: bool) -> None:
+        self._check_seat(seat)
+        if self.phase is not HandPhase.MOON_CHOICE:
+            raise IllegalActionError("there is no moon to choose for", seat)
+        assert self.result is not None
+        if seat != self.result.moon:
+            raise IllegalActionError("only the moon shooter chooses", seat)
+        self.result = score_hand(self.rules, self.taken, add_to_others=add_to_others)
+        self.phase = HandPhase.SCORED
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalActionError(f"there is no seat {seat!r}")
+
+    def _known_cards(self) -> int:
+        m = 0
+        for s in range(self.n):
+            if self.known >> s & 1:
+                m |= self.hands[s]
+        return m
+
+    def _check_public_play(self, seat: int, card: int) -> None:
+        if self.phase is not HandPhase.PLAYING:
+            raise IllegalActionError(self.why_illegal(seat, card), seat)
+        bit = 1 << card
+        if self.turn is None:
+            # The first lead by the unseen holder of 2♣: only 2♣ itself can be it.
+            if card != CLUB_2:
+                raise IllegalActionError("you must lead 2♣", seat)
+        elif self.turn != seat:
+            raise IllegalActionError("not your turn", seat)
+        if not self.rules.deck_mask & bit:
+            raise IllegalActionError(f"{CARDS[card]} is not in this deck", seat)
+        if self.played & bit:
+            raise IllegalActionError(f"{CARDS[card]} has been played already", seat)
+        if self._known_cards() & bit:
+            raise IllegalActionError(f"{CARDS[card]} is in another seat's hand", seat)
+        if not self.tricks and not self.trick and self.rules.deck_mask & _C2_BIT and bit != _C2_BIT:
+            raise IllegalActionError("you must lead 2♣", seat)
+
+    def _exchange(self) -> None:
+        assert self.pass_targets is not None
+        for s in range(self.n):
+            p = self.passed[s] or 0
+            t = self.pass_targets[s]
+            if self.known >> s & 1:
+                self.hands[s] &= ~p
+            self.received[t] |= p
+        for s in range(self.n):
+            if self.known >> s & 1:
+                self.hands[s] |= self.received[s]
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = HandPhase.PLAYING
+        if self.rules.deck_mask & _C2_BIT:
+            holders = [s for s in range(self.n) if self.hands[s] & _C2_BIT]
+            self.turn = holders[0] if holders else None
+        else:
+            self.turn = (self.dealer + 1) % self.n
+        self.first_leader = self.turn
+
+    def _finish(self) -> None:
+        result = score_hand(self.rules, self.taken)
+        if result.moon is not None and self.rules.moon is Moon.CHOICE:
+            self.result = result
+            self.phase = HandPhase.MOON_CHOICE
+            self.turn = result.moon
+            return
+        self.result = result
+        self.phase = HandPhase.SCORED
+        self.turn = None
