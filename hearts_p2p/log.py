@@ -1,0 +1,201 @@
+"""The game log on disk: an append-only file of signed entries, and the seat's secrets beside it.
+
+Each record is ``[u32 length][u32 crc32][entry bytes]`` after a short header. Entries are the exact
+signed bytes received, so the file can be re-verified by anyone, offline. A power cut can tear
+only the last record: loading finds it by its length or CRC and drops it, keeping everything
+before it. A bad record anywhere else is corruption and is reported, not skipped.
+
+The hash chain runs over the entries in log order: ``head = SHA-256(head ‖ SHA-256(entry))`` from
+32 zero bytes. Every message names the head at the start of its step, which binds it to all
+that came before; every honest peer, ordering each step's entries canonically, ends with the
+same bytes and the same final head.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from .wire import pack, unpack
+
+__all__ = [
+    "GENESIS_HEAD",
+    "GameLog",
+    "LoadedLog",
+    "LogCorrupt",
+    "SecretStore",
+    "chain",
+    "read_log",
+]
+
+MAGIC = b"HEARTSLOG\x01\n"
+GENESIS_HEAD = bytes(32)
+_RECORD = struct.Struct(">II")
+MAX_RECORD = 1 << 20
+
+
+class LogCorrupt(ValueError):
+    """A log that is not a game log, or is damaged before its last record."""
+
+
+def chain(head: bytes, entry: bytes) -> bytes:
+    """The chain head after appending ``entry``."""
+    return hashlib.sha256(head + hashlib.sha256(entry).digest()).digest()
+
+
+@dataclass(frozen=True)
+class LoadedLog:
+    entries: list[bytes]
+    heads: list[bytes]  # heads[i] is the head after entries[i]
+    good_size: int  # bytes up to the end of the last whole record
+    torn: bool  # a partial last record was found and dropped
+
+    @property
+    def head(self) -> bytes:
+        return self.heads[-1] if self.heads else GENESIS_HEAD
+
+
+def _records(data: bytes) -> Iterator[tuple[int, bytes | None]]:
+    """(end offset, entry) per record; entry None for a torn tail at that offset."""
+    pos = len(MAGIC)
+    while pos < len(data):
+        if pos + _RECORD.size > len(data):
+            yield pos, None
+            return
+        length, crc = _RECORD.unpack_from(data, pos)
+        end = pos + _RECORD.size + length
+        if not 0 < length <= MAX_RECORD or end > len(data):
+            yield pos, None
+            return
+        entry = data[pos + _RECORD.size : end]
+        if zlib.crc32(entry) != crc:
+            yield pos, None
+            return
+        yield end, entry
+        pos = end
+
+
+def read_log(path: Path) -> LoadedLog:
+    """Read a log; a damaged last record is dropped, damage anywhere else raises."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise LogCorrupt(f"cannot read {path}: {e.strerror or e}") from None
+    if not data.startswith(MAGIC):
+        raise LogCorrupt(f"{path} is not a hearts-p2p game log")
+    entries: list[bytes] = []
+    heads: list[bytes] = []
+    good = len(MAGIC)
+    head = GENESIS_HEAD
+    for end, entry in _records(data):
+        if entry is None:
+            if _has_valid_record_after(data, end):
+                raise LogCorrupt(f"{path}: damaged record at byte {end}, with entries after it")
+            return LoadedLog(entries, heads, good, torn=True)
+        entries.append(entry)
+        head = chain(head, entry)
+        heads.append(head)
+        good = end
+    return LoadedLog(entries, heads, good, torn=False)
+
+
+def _has_valid_record_after(data: bytes, pos: int) -> bool:
+    """Whether a whole, CRC-valid record starts anywhere after a bad one (so: not a torn tail)."""
+    for start in range(pos + 1, len(data) - _RECORD.size):
+        length, crc = _RECORD.unpack_from(data, start)
+        end = start + _RECORD.size + length
+        whole = 0 < length <= MAX_RECORD and end <= len(data)
+        if whole and zlib.crc32(data[start + _RECORD.size : end]) == crc:
+            return True
+    return False
+
+
+class GameLog:
+    """An open, append-only log file. ``append`` flushes; ``sync`` fsyncs (at step ends)."""
+
+    def __init__(self, path: Path, f: IO[bytes], loaded: LoadedLog) -> None:
+        self.path = path
+        self._f = f
+        self.entries = loaded.entries
+        self.heads = loaded.heads
+        self.recovered_torn = loaded.torn
+
+    @classmethod
+    def open(cls, path: Path) -> GameLog:
+        """Open ``path`` for appending, creating it, or loading and resuming an existing one."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > 0:
+            loaded = read_log(path)
+            f: IO[bytes] = open(path, "r+b")  # noqa: SIM115 - kept open for the game's life
+            f.truncate(loaded.good_size)
+            f.seek(loaded.good_size)
+        else:
+            loaded = LoadedLog([], [], len(MAGIC), torn=False)
+            f = open(path, "wb")  # noqa: SIM115
+            f.write(MAGIC)
+            f.flush()
+            os.fsync(f.fileno())
+        return cls(path, f, loaded)
+
+    @property
+    def head(self) -> bytes:
+        return self.heads[-1] if self.heads else GENESIS_HEAD
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def append(self, entry: bytes) -> bytes:
+        """Append one entry; returns the new head."""
+        if len(entry) > MAX_RECORD:
+            raise ValueError(f"entry of {len(entry)} bytes exceeds {MAX_RECORD}")
+        self._f.write(_RECORD.pack(len(entry), zlib.crc32(entry)) + entry)
+        self._f.flush()
+        self.entries.append(entry)
+        head = chain(self.head, entry)
+        self.heads.append(head)
+        return head
+
+    def sync(self) -> None:
+        self._f.flush()
+        os.fsync(self._f.fileno())
+
+    def close(self) -> None:
+        if not self._f.closed:
+            self.sync()
+            self._f.close()
+
+
+class SecretStore:
+    """The seat's own secrets (deck keys, nonces) in a 0600 file, replaced atomically.
+
+    Kept apart from the log, which is meant to be shared, so a resumed peer can finish its hand.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> dict[str, Any]:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        value = unpack(data, max_size=16 << 20)
+        if not isinstance(value, dict):
+            raise LogCorrupt(f"{self.path} is not a secrets file")
+        return value
+
+    def save(self, secrets: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(pack(secrets))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)

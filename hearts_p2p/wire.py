@@ -1,0 +1,200 @@
+"""The wire format: signed envelopes in msgpack, and a strict decoder for untrusted frames.
+
+Every message is an envelope bound to (protocol version, game id, hand, step, sender, sequence,
+hash of the log before this step) and signed with the sender's Ed25519 identity over the exact
+envelope bytes. Bytes are stored as received and never re-serialized before verifying, because
+msgpack maps are not canonical: a peer that re-encoded would verify something else.
+
+The decoder refuses anything it does not expect (sizes, types, lengths, ranges, unknown
+versions and kinds), each failure a ``WireError`` with a specific ``code``; it never raises
+anything else, whatever the bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from .identity import SIGNATURE_BYTES, Identity, verify
+
+__all__ = [
+    "MAX_FRAME",
+    "PROTOCOL_VERSION",
+    "Envelope",
+    "SignedMessage",
+    "WireError",
+    "decode_frame",
+    "encode_message",
+    "entry_hash",
+    "pack",
+    "unpack",
+]
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 256 * 1024
+SIGN_DOMAIN = b"hearts-p2p/v1 message\0"
+GAME_ID_BYTES = 16
+HASH_BYTES = 32
+MAX_DEPTH = 6
+MAX_NAME = 64
+
+
+class WireError(ValueError):
+    """An untrusted frame that is not a valid message; ``code`` names the check it failed."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+
+
+def pack(value: Any) -> bytes:
+    """Encode with the one msgpack profile the protocol uses (bin for bytes, no ext types)."""
+    data: bytes = msgpack.packb(value, use_bin_type=True)
+    return data
+
+
+def unpack(data: bytes, *, max_size: int = MAX_FRAME) -> Any:
+    """Decode untrusted msgpack strictly: str map keys, no ext types, bounded sizes."""
+    if len(data) > max_size:
+        raise WireError("too_large", f"{len(data)} bytes, limit {max_size}")
+    try:
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_bin_len=max_size,
+            max_str_len=max_size,
+            max_array_len=4096,
+            max_map_len=256,
+            max_ext_len=0,
+        )
+    except WireError:
+        raise
+    except Exception as e:  # msgpack raises a zoo of types on garbage; all mean one thing
+        raise WireError("not_msgpack", f"{type(e).__name__}: {e}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """What a message is bound to; ``body`` is the kind's map, checked by its schema."""
+
+    version: int
+    game_id: bytes
+    hand: int
+    step: str
+    sender: int
+    seq: int
+    prev: bytes
+    kind: str
+    body: dict[str, Any]
+
+    def to_list(self) -> list[Any]:
+        return [
+            self.version,
+            self.game_id,
+            self.hand,
+            self.step,
+            self.sender,
+            self.seq,
+            self.prev,
+            self.kind,
+            self.body,
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class SignedMessage:
+    """A decoded message with the exact bytes it came in, for the log and for forwarding."""
+
+    envelope: Envelope
+    envelope_bytes: bytes
+    signature: bytes
+    raw: bytes
+
+    def verify(self, public_key: bytes) -> bool:
+        return verify(public_key, self.signature, SIGN_DOMAIN + self.envelope_bytes)
+
+    @property
+    def hash(self) -> bytes:
+        return entry_hash(self.raw)
+
+
+def entry_hash(raw: bytes) -> bytes:
+    return hashlib.sha256(raw).digest()
+
+
+def encode_message(identity: Identity, envelope: Envelope) -> SignedMessage:
+    """Serialize and sign; the result's ``raw`` is what goes on the wire and into the log."""
+    env_bytes = pack(envelope.to_list())
+    sig = identity.sign(SIGN_DOMAIN + env_bytes)
+    raw = pack([env_bytes, sig])
+    if len(raw) > MAX_FRAME:
+        raise WireError("too_large", f"message of {len(raw)} bytes exceeds {MAX_FRAME}")
+    return SignedMessage(envelope, env_bytes, sig, raw)
+
+
+def decode_frame(raw: bytes, *, max_size: int = MAX_FRAME) -> SignedMessage:
+    """Decode one untrusted frame; signature and body schema are checked by the caller."""
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raise WireError("not_bytes", type(raw).__name__)
+    raw = bytes(raw)
+    outer = unpack(raw, max_size=max_size)
+    if not isinstance(outer, list) or len(outer) != 2:
+        raise WireError("bad_frame", "a frame is [envelope, signature]")
+    env_bytes, sig = outer
+    if not isinstance(env_bytes, bytes) or not isinstance(sig, bytes):
+        raise WireError("bad_frame", "envelope and signature must be bytes")
+    if len(sig) != SIGNATURE_BYTES:
+        raise WireError("bad_signature_length", f"{len(sig)} bytes")
+    fields = unpack(env_bytes, max_size=max_size)
+    if not isinstance(fields, list) or len(fields) != 9:
+        raise WireError("bad_envelope", "an envelope is a list of 9 fields")
+    version, game_id, hand, step, sender, seq, prev, kind, body = fields
+    _want_int("version", version, 0, 1 << 16)
+    if version != PROTOCOL_VERSION:
+        raise WireError("unknown_version", f"protocol version {version}, this peer speaks 1")
+    _want_bytes("game_id", game_id, GAME_ID_BYTES)
+    _want_int("hand", hand, 0, 10_000)
+    _want_name("step", step)
+    _want_int("sender", sender, 0, 15)
+    _want_int("seq", seq, 0, 1 << 32)
+    _want_bytes("prev", prev, HASH_BYTES)
+    _want_name("kind", kind)
+    if not isinstance(body, dict):
+        raise WireError("bad_body", "a body is a map")
+    _check_depth(body, 0)
+    envelope = Envelope(version, game_id, hand, step, sender, seq, prev, kind, body)
+    return SignedMessage(envelope, env_bytes, sig, raw)
+
+
+def _want_int(name: str, v: object, lo: int, hi: int) -> None:
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise WireError("bad_field", f"{name} must be an integer in {lo}..{hi}, not {v!r:.40}")
+
+
+def _want_bytes(name: str, v: object, length: int) -> None:
+    if not isinstance(v, bytes) or len(v) != length:
+        raise WireError("bad_field", f"{name} must be {length} bytes")
+
+
+def _want_name(name: str, v: object) -> None:
+    if not isinstance(v, str) or not 0 < len(v) <= MAX_NAME or not v.isascii():
+        raise WireError("bad_field", f"{name} must be a short ASCII string")
+
+
+def _check_depth(v: object, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise WireError("too_deep", f"nesting deeper than {MAX_DEPTH}")
+    if isinstance(v, dict):
+        for item in v.values():
+            _check_depth(item, depth + 1)
+    elif isinstance(v, list):
+        for item in v:
+            _check_depth(item, depth + 1)
+    elif v is not None and not isinstance(v, bool | int | float | str | bytes):
+        raise WireError("bad_type", f"{type(v).__name__} is not allowed in a body")

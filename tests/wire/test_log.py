@@ -1,0 +1,83 @@
+"""The log file: appends survive reopening, a torn tail is dropped, damage elsewhere is reported."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from hearts_p2p.log import GENESIS_HEAD, GameLog, LogCorrupt, SecretStore, chain, read_log
+
+
+def write(path: Path, entries: list[bytes]) -> GameLog:
+    log = GameLog.open(path)
+    for e in entries:
+        log.append(e)
+    log.sync()
+    return log
+
+
+def test_entries_and_heads_survive_reopen(tmp_path: Path) -> None:
+    p = tmp_path / "game.log"
+    log = write(p, [b"one", b"two", b"three"])
+    log.close()
+    again = GameLog.open(p)
+    assert again.entries == [b"one", b"two", b"three"]
+    assert again.head == chain(chain(chain(GENESIS_HEAD, b"one"), b"two"), b"three")
+    again.append(b"four")
+    again.close()
+    assert read_log(p).entries[-1] == b"four"
+
+
+@pytest.mark.parametrize("cut", [1, 4, 8, 9, 12])
+def test_torn_last_record_is_dropped_and_nothing_before_lost(tmp_path: Path, cut: int) -> None:
+    p = tmp_path / "game.log"
+    write(p, [b"alpha", b"beta", b"gamma-gamma"]).close()
+    size = p.stat().st_size
+    with open(p, "r+b") as f:
+        f.truncate(size - cut)
+    loaded = read_log(p)
+    assert loaded.torn and loaded.entries == [b"alpha", b"beta"]
+    log = GameLog.open(p)  # resuming truncates the torn bytes and appends cleanly
+    assert log.recovered_torn
+    log.append(b"delta")
+    log.close()
+    assert read_log(p).entries == [b"alpha", b"beta", b"delta"]
+
+
+def test_zero_filled_tail_counts_as_torn(tmp_path: Path) -> None:
+    p = tmp_path / "game.log"
+    write(p, [b"alpha"]).close()
+    with open(p, "ab") as f:
+        f.write(bytes(4096))
+    loaded = read_log(p)
+    assert loaded.torn and loaded.entries == [b"alpha"]
+
+
+def test_damage_before_the_end_is_corruption(tmp_path: Path) -> None:
+    p = tmp_path / "game.log"
+    write(p, [b"alpha" * 10, b"beta" * 10, b"gamma" * 10]).close()
+    data = bytearray(p.read_bytes())
+    data[30] ^= 0xFF  # inside the first entry
+    p.write_bytes(bytes(data))
+    with pytest.raises(LogCorrupt, match="damaged record"):
+        read_log(p)
+
+
+def test_not_a_log(tmp_path: Path) -> None:
+    p = tmp_path / "x"
+    p.write_bytes(b"hello")
+    with pytest.raises(LogCorrupt, match="not a hearts-p2p game log"):
+        read_log(p)
+    with pytest.raises(LogCorrupt, match="cannot read"):
+        read_log(tmp_path / "missing")
+
+
+def test_secrets_file_is_private_and_atomic(tmp_path: Path) -> None:
+    store = SecretStore(tmp_path / "s" / "secrets")
+    assert store.load() == {}
+    store.save({"k": b"\x01" * 32, "n": 3})
+    assert store.load() == {"k": b"\x01" * 32, "n": 3}
+    assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
