@@ -22,7 +22,9 @@ __all__ = [
     "Card",
     "CardParseError",
     "Suit",
+    "card",
     "cards_of",
+    "check_mask",
     "format_cards",
     "mask_of",
     "parse_cards",
@@ -53,6 +55,8 @@ class Suit(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
+        if not isinstance(text, str):
+            raise CardParseError(f"{text!r} is not a suit")
         try:
             return _SUIT_BY_TEXT[text.strip().upper()]
         except KeyError:
@@ -88,6 +92,8 @@ class Card(int):
     @classmethod
     def of(cls, rank: int, suit: Suit) -> Card:
         """The card of ``rank`` (0 for a two .. 12 for an ace) in ``suit``."""
+        if not (_is_index(rank, 13) and _is_index(suit, 4)):
+            raise CardParseError(f"rank {rank!r} of suit {suit!r} is not a card")
         return CARDS[suit * 13 + rank]
 
     @classmethod
@@ -138,16 +144,36 @@ QUEEN_SPADES = CARDS[Suit.SPADES * 13 + 10]
 JACK_DIAMONDS = CARDS[Suit.DIAMONDS * 13 + 9]
 
 
+def _is_index(value: object, size: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
+
+
+def card(value: object) -> Card:
+    """The card with id ``value``, refusing anything but an int 0..51 (bools included)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
+        return CARDS[value]
+    raise CardParseError(f"{value!r} is not a card id (0..51)")
+
+
 def mask_of(cards: Iterable[int]) -> int:
     """The 52-bit mask holding ``cards``."""
     m = 0
     for c in cards:
-        m |= 1 << c
+        m |= 1 << card(c)
     return m
+
+
+def check_mask(mask: object) -> int:
+    """``mask`` itself if it is a mask of cards (an int within the 52 bits), else an error."""
+    if not isinstance(mask, int) or isinstance(mask, bool) or not 0 <= mask <= DECK_MASK:
+        raise CardParseError(f"{mask!r} is not a mask of cards")
+    return mask
 
 
 def cards_of(mask: int) -> list[Card]:
     """The cards of ``mask`` in suit-then-rank order."""
+    if type(mask) is not int or not 0 <= mask <= DECK_MASK:
+        check_mask(mask)
     out = []
     while mask:
         low = mask & -mask
@@ -165,8 +191,10 @@ def iter_bits(mask: int) -> Iterator[int]:
 
 def parse_cards(text: str) -> list[Card]:
     """Cards separated by spaces or commas: ``"qs 10h, A♣"``."""
+    if not isinstance(text, str):
+        raise CardParseError(f"{text!r} is not a list of cards")
     return [Card.parse(t) for t in re.split(r"[\s,]+", text.strip()) if t]
 
 
 def format_cards(cards: Iterable[int], *, ascii: bool = False) -> str:
-    return " ".join(CARDS[c].ascii if ascii else str(CARDS[c]) for c in cards)
+    return " ".join(card(c).ascii if ascii else str(card(c)) for c in cards)
