@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import Enum, StrEnum
 from typing import Any
 
-from .cards import CARDS, DECK_MASK, Card, mask_of
+from .cards import DECK_MASK, Card, card, mask_of
 
 __all__ = [
     "PRESETS",
@@ -64,7 +64,7 @@ _PASS_CYCLE = {
 
 def removed_cards(players: int) -> tuple[Card, ...]:
     """Cards taken out of the deck so that it divides evenly among ``players``."""
-    if players not in _REMOVED:
+    if not _is_int(players) or players not in _REMOVED:
         raise RulesError(f"players must be 3, 4, 5 or 6, not {players!r}")
     return tuple(Card.parse(c) for c in _REMOVED[players])
 
@@ -124,14 +124,14 @@ class Rules:
         hearts = sum(range(2, 15)) if self.spot_hearts else 13
         return hearts + self.queen_points
 
-    def heart_points(self, card: int) -> int:
+    def heart_points(self, value: int) -> int:
         """Points of one heart: 1, or its spot value 2..14."""
-        return CARDS[card].rank + 2 if self.spot_hearts else 1
+        c = card(value)
+        return c.rank + 2 if self.spot_hearts else 1
 
     def pass_direction(self, hand_number: int) -> PassDirection:
         """Direction of the pass in hand ``hand_number`` (1-based)."""
-        if hand_number < 1:
-            raise RulesError(f"hand numbers start at 1, not {hand_number}")
+        _check_hand_number(hand_number)
         if not self.passing:
             return PassDirection.NONE
         cycle = _PASS_CYCLE[self.players]
@@ -139,8 +139,10 @@ class Rules:
 
     def pass_target(self, seat: int, hand_number: int) -> int | None:
         """The seat that ``seat`` passes to in that hand, or None in a no-pass hand."""
-        d = self.pass_direction(hand_number)
         n = self.players
+        if not _is_int(seat) or not 0 <= seat < n:
+            raise RulesError(f"seat must be from 0 to {n - 1}, not {seat!r}")
+        d = self.pass_direction(hand_number)
         if d is PassDirection.LEFT:
             return (seat + 1) % n
         if d is PassDirection.RIGHT:
@@ -150,6 +152,8 @@ class Rules:
         return None
 
     def dealer(self, hand_number: int) -> int:
+        """The dealer's seat in hand ``hand_number`` (1-based): seat 0 deals first."""
+        _check_hand_number(hand_number)
         return (hand_number - 1) % self.players
 
     def to_dict(self) -> dict[str, Any]:
@@ -187,6 +191,15 @@ class Rules:
         if self.ties is Ties.PLAY_ON:
             parts.append("ties play on")
         return ", ".join(parts)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_hand_number(number: object) -> None:
+    if not (isinstance(number, int) and not isinstance(number, bool) and number >= 1):
+        raise RulesError(f"hand numbers start at 1, not {number!r}")
 
 
 def _check_type(name: str, value: object, kind: type) -> None:
