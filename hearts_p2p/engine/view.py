@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARDS, Card, cards_of
+from ..cards import CARDS, QUEEN_SPADES, Card, cards_of
 from ..rules import PassDirection, Rules
 from .actions import Action
 from .game import Game
@@ -65,6 +65,26 @@ class SeatView:
     @property
     def players(self) -> int:
         return self.rules.players
+
+    def why_illegal(self, card: Card) -> str:
+        """Why this seat may not play ``card`` now: ``you must follow ♦`` and the like."""
+        if self.phase is not HandPhase.PLAYING:
+            return "no cards are played now"
+        if not self.my_turn:
+            return "not your turn"
+        if card not in self.hand:
+            return f"you do not hold {card}"
+        if self.trick is not None:
+            led = self.trick.led_suit
+            if any(c // 13 == led for c in self.hand):
+                return f"you must follow {'♣♦♠♥'[led]}"
+            return "no points on the first trick"
+        if not self.tricks:
+            if self.rules.deck_mask & 1:
+                return "you must lead 2♣"
+            if any(c < 39 and c != QUEEN_SPADES for c in self.hand):
+                return "no points on the first trick"
+        return "hearts are not broken"
 
     @classmethod
     def of(cls, game: Game, seat: int) -> SeatView:

@@ -1,0 +1,102 @@
+"""What a player types: cards in any notation, and a few table commands.
+
+Parsing returns a value or raises ``InputError`` with the one line to show; the prompt then comes
+back. Nothing a person types can raise anything else.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hearts_p2p.cards import Card, CardParseError
+from hearts_p2p.engine import Action, ChooseMoon, HandPhase, PassCards, PlayCard, SeatView
+
+HELP = """commands:
+  a card, e.g. qs 10h Q♠ th   play it (when it is your turn)
+  three cards, e.g. qs ah 2d  pass them (at the start of a hand)
+  hand                        show your hand and the trick
+  scores                      show the scores
+  last                        show the previous trick
+  say TEXT                    chat to the table
+  help                        this list
+  quit                        leave the game (asks to confirm)"""
+
+
+class InputError(ValueError):
+    """A line that cannot be acted on; the message is shown as is."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A table command that is not an action: hand, scores, last, help, quit, say."""
+
+    name: str
+    text: str = ""
+
+
+def parse_line(line: str, view: SeatView | None) -> Command | Action | None:
+    """The meaning of one typed line in the current situation; None for an empty line."""
+    words = line.strip()
+    if not words:
+        return None
+    head, _, rest = words.partition(" ")
+    lower = head.lower()
+    if lower in ("help", "?", "h"):
+        return Command("help")
+    if lower in ("hand", "scores", "last", "quit", "exit"):
+        return Command("quit" if lower == "exit" else lower)
+    if lower == "say":
+        if not rest.strip():
+            raise InputError("say what? e.g. say good luck")
+        return Command("say", rest.strip())
+    if view is None or not view.legal:
+        raise InputError("not your turn; type help for commands")
+    if view.phase is HandPhase.MOON_CHOICE:
+        return _moon(lower)
+    cards = _cards(words)
+    if view.phase is HandPhase.PASSING:
+        return _pass(cards, view)
+    return _play(cards, view)
+
+
+def _cards(text: str) -> list[Card]:
+    out = []
+    for token in re.split(r"[\s,]+", text.strip()):
+        if not token:
+            continue
+        try:
+            out.append(Card.parse(token))
+        except CardParseError:
+            raise InputError(f"{token!r} is not a card; type help for commands") from None
+    return out
+
+
+def _pass(cards: list[Card], view: SeatView) -> PassCards:
+    if len(cards) != 3 or len(set(cards)) != 3:
+        raise InputError("pass exactly 3 different cards, e.g. qs ah 2d")
+    for c in cards:
+        if c not in view.hand:
+            raise InputError(f"you do not hold {c}")
+    return PassCards(tuple(cards))
+
+
+def _play(cards: list[Card], view: SeatView) -> PlayCard:
+    if len(cards) != 1:
+        raise InputError("play one card, e.g. qs")
+    card = cards[0]
+    legal = [a.card for a in view.legal if isinstance(a, PlayCard)]
+    if card not in legal:
+        reason = view.why_illegal(card)
+        if reason.startswith("you do not hold"):
+            raise InputError(reason)
+        raise InputError(f"{reason}: {' '.join(str(c) for c in legal)}")
+    return PlayCard(card)
+
+
+def _moon(word: str) -> ChooseMoon:
+    if word in ("a", "add", "others", "+"):
+        return ChooseMoon(add_to_others=True)
+    if word in ("s", "subtract", "me", "-", "−"):
+        return ChooseMoon(add_to_others=False)
+    raise InputError("type a to add the points to everyone else, or s to subtract them from you")
