@@ -1,0 +1,64 @@
+"""The bot interface and the registry of strategies by name.
+
+A bot answers a ``SeatView`` with one of ``view.legal``: the same thing a player at the terminal
+sees and may do, so a bot can never peek at hidden cards, and the node can seat a bot or a human
+through one code path (a headless peer just feeds views to ``choose``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from ..engine import Action, HandPhase, SeatView
+
+__all__ = ["STRATEGIES", "Bot", "BotError", "make_bot", "register"]
+
+
+class BotError(ValueError):
+    """An unknown strategy, or a view that gives this seat nothing to do."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A strategy: deterministic for a given seed and sequence of views."""
+
+    name: str
+
+    def choose(self, view: SeatView) -> Action:
+        """One action out of ``view.legal``."""
+        ...
+
+
+BotFactory = Callable[..., Bot]
+STRATEGIES: dict[str, BotFactory] = {}
+
+
+def register(name: str) -> Callable[[BotFactory], BotFactory]:
+    """Class decorator: make a strategy available to ``make_bot`` under ``name``."""
+
+    def add(factory: BotFactory) -> BotFactory:
+        STRATEGIES[name] = factory
+        return factory
+
+    return add
+
+
+def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
+    """A new bot of strategy ``name`` (``random``, ``heuristic``, ``montecarlo``).
+
+    ``options`` go to the strategy (``montecarlo`` takes ``budget_ms`` and ``samples``).
+    """
+    try:
+        factory = STRATEGIES[name]
+    except KeyError:
+        known = ", ".join(sorted(STRATEGIES))
+        raise BotError(f"no bot strategy {name!r} (known: {known})") from None
+    return factory(seed, **options)
+
+
+def check_turn(view: SeatView) -> None:
+    """Refuse a view that offers this seat nothing to do, rather than guess."""
+    if not view.legal:
+        phase = view.phase.value if isinstance(view.phase, HandPhase) else "no hand"
+        raise BotError(f"seat {view.seat} has no legal action ({phase})")
