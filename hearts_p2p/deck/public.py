@@ -1,0 +1,579 @@
+"""The public half of a hand: every check any peer (or a later audit) can make.
+
+A ``PublicHand`` is fed every message of the hand, its owner's included, and holds no secret.
+Seats wrap one; ``audit_hand`` replays a log through one. Messages that arrive before they can
+be checked (a lock before the shuffle echoes, say) wait in a bounded buffer, so the result does
+not depend on the order in which different connections deliver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from ..cards import CARDS, mask_of
+from .commitments import echo_digest, lock_commitment, pass_commitment
+from .curve import (
+    CARD_BY_POINT,
+    ORDER,
+    InvalidPoint,
+    KeyCache,
+    Point,
+    card_point_key,
+    load_x,
+    multiply,
+    scalar_from_bytes,
+    scalar_key,
+)
+from .errors import DeckCheatError, DeckEchoMismatch, DeckError, DeckMessageError, DeckUsageError
+from .messages import (
+    DealKeys,
+    Echo,
+    Kind,
+    Lock,
+    Message,
+    Open,
+    PassCommit,
+    PassReveal,
+    Reveal,
+    Shuffle,
+    Stage,
+)
+from .params import PASS_COUNT, HandParams
+from .passbox import SEALED_LEN, open_box, public_bytes
+
+__all__ = ["AuditResult", "PassRecord", "Phase", "Play", "PublicHand", "audit_hand"]
+
+
+class Phase(IntEnum):
+    """The phases of a hand in order; FAILED ends it early with a named culprit."""
+
+    SHUFFLE = 1
+    SHUFFLE_ECHO = 2
+    LOCK = 3
+    LOCK_ECHO = 4
+    DEAL = 5
+    PASS_COMMIT = 6
+    PASS_REVEAL = 7
+    PLAY = 8
+    REVEAL = 9
+    AUDIT = 10
+    DONE = 11
+    FAILED = 12
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int
+    position: int
+    card: int
+
+
+@dataclass(frozen=True)
+class PassRecord:
+    passer: int
+    receiver: int
+    positions: tuple[int, ...]
+    cards: int  # mask
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """What the audit established. ``cards`` is empty when the decks themselves were cheated,
+    since no true deal exists then; ``problems`` lists every fault found, each with its culprit.
+
+    ``stopped_by`` is the seat whose early reveal stopped the hand, with its reason. The deck
+    cannot blame it: if neither this audit nor the rules replay finds a fault, the caller should.
+    """
+
+    cards: tuple[int, ...]
+    dealt: tuple[int, ...]
+    held: tuple[int, ...]
+    passes: tuple[PassRecord, ...]
+    plays: tuple[Play, ...]
+    stopped_by: tuple[int, str] | None
+    problems: tuple[DeckCheatError, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def culprits(self) -> frozenset[int]:
+        return frozenset(p.seat for p in self.problems)
+
+
+class PublicHand:
+    """Checks every message of one hand against everything published before it."""
+
+    def __init__(self, params: HandParams) -> None:
+        self.params = params
+        self.n = params.players
+        self.m = params.size
+        self.shuffles: list[Shuffle] = []
+        self.locks: list[Lock] = []
+        self.echoes: dict[Stage, dict[int, Echo]] = {Stage.SHUFFLE: {}, Stage.LOCK: {}}
+        self.deal: dict[int, DealKeys] = {}
+        self.known: list[dict[int, int]] = [{} for _ in range(self.m)]
+        self.pass_commits: dict[int, PassCommit] = {}
+        self.pass_reveals: dict[int, PassReveal] = {}
+        self.holder: list[int] = list(params.dealt_to)
+        self.opens: list[Open] = []
+        self.opened: dict[int, int] = {}
+        self.played: dict[int, int] = {}
+        self.reveals: dict[int, Reveal] = {}
+        self.stopped_by: tuple[int, str] | None = None
+        self.anomaly: str | None = None
+        self.fault: DeckError | None = None
+        self.result: AuditResult | None = None
+        self.keys = KeyCache()
+        self._in_deck = frozenset(params.cards)
+        self._digests: dict[Stage, bytes] = {}
+        self._points: dict[tuple[Stage, int], list[Point]] = {}
+        self._pending: list[tuple[Message, bool]] = []
+        self._pending_limit = self.m + 8 * self.n
+
+    # --- state -----------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        n = self.n
+        if self.fault is not None:
+            return Phase.FAILED
+        if self.result is not None:
+            return Phase.DONE
+        if len(self.reveals) == n:
+            return Phase.AUDIT
+        if self.stopped_by is not None or self.anomaly is not None or len(self.opened) == self.m:
+            return Phase.REVEAL
+        steps = (
+            (len(self.shuffles) < n, Phase.SHUFFLE),
+            (len(self.echoes[Stage.SHUFFLE]) < n, Phase.SHUFFLE_ECHO),
+            (len(self.locks) < n, Phase.LOCK),
+            (len(self.echoes[Stage.LOCK]) < n, Phase.LOCK_ECHO),
+            (len(self.deal) < n, Phase.DEAL),
+            (self.params.passing and len(self.pass_commits) < n, Phase.PASS_COMMIT),
+            (self.params.passing and len(self.pass_reveals) < n, Phase.PASS_REVEAL),
+        )
+        return next((phase for pending, phase in steps if pending), Phase.PLAY)
+
+    def owed(self) -> dict[int, Kind]:
+        """Which seats still owe which message before the hand can move on. Empty during play,
+        where the rules engine knows whose turn it is."""
+        phase, n = self.phase, self.n
+        if phase is Phase.SHUFFLE:
+            return {len(self.shuffles): Kind.SHUFFLE}
+        if phase is Phase.LOCK:
+            return {len(self.locks): Kind.LOCK}
+        have: dict[Phase, tuple[Iterable[int], Kind]] = {
+            Phase.SHUFFLE_ECHO: (self.echoes[Stage.SHUFFLE], Kind.ECHO),
+            Phase.LOCK_ECHO: (self.echoes[Stage.LOCK], Kind.ECHO),
+            Phase.DEAL: (self.deal, Kind.DEAL),
+            Phase.PASS_COMMIT: (self.pass_commits, Kind.PASS_COMMIT),
+            Phase.PASS_REVEAL: (self.pass_reveals, Kind.PASS_REVEAL),
+            Phase.REVEAL: (self.reveals, Kind.REVEAL),
+        }
+        if phase not in have:
+            return {}
+        seats, kind = have[phase]
+        done = set(seats)
+        return {s: kind for s in range(n) if s not in done}
+
+    def holding(self, seat: int) -> list[int]:
+        """Positions ``seat`` holds now: dealt or received, not passed on, not yet opened."""
+        return [i for i, s in enumerate(self.holder) if s == seat and i not in self.opened]
+
+    # --- input -----------------------------------------------------------------------------
+
+    def receive(self, msg: Message, *, trusted: bool = False) -> list[Message]:
+        """Check and record ``msg``; return the messages applied (it and any it unblocked).
+
+        ``trusted`` is for the owner's own messages, which need no re-validation.
+        """
+        if self.fault is not None:
+            raise DeckUsageError(f"the hand has already failed: {self.fault}")
+        if not 0 <= msg.seat < self.n:
+            raise DeckMessageError(f"no seat {msg.seat} at a table of {self.n}")
+        self._pending.append((msg, trusted))
+        if len(self._pending) > self._pending_limit:
+            self._fail(DeckCheatError(msg.seat, "sent too many messages out of order"))
+        applied: list[Message] = []
+        progress = True
+        while progress:
+            progress = False
+            for index, (pending, pending_trusted) in enumerate(self._pending):
+                if self._ready(pending):
+                    del self._pending[index]
+                    try:
+                        self._apply(pending, pending_trusted)
+                    except DeckError as e:
+                        self._fail(e)
+                    applied.append(pending)
+                    progress = True
+                    break
+        return applied
+
+    def _fail(self, error: DeckError) -> None:
+        self.fault = error
+        raise error
+
+    def _ready(self, msg: Message) -> bool:
+        n = self.n
+        shuffled = len(self.echoes[Stage.SHUFFLE]) == n
+        locked = len(self.echoes[Stage.LOCK]) == n
+        dealt = locked and len(self.deal) == n
+        match msg:
+            case Shuffle():
+                return msg.seat <= len(self.shuffles)
+            case Echo():
+                return len(self.shuffles if msg.stage is Stage.SHUFFLE else self.locks) == n
+            case Lock():
+                return shuffled and msg.seat <= len(self.locks)
+            case DealKeys() | Reveal():
+                return locked
+            case PassCommit():
+                return dealt
+            case PassReveal():
+                return dealt and len(self.pass_commits) == n
+            case Open():
+                passed = not self.params.passing or len(self.pass_reveals) == n
+                return dealt and passed
+
+    def _apply(self, msg: Message, trusted: bool) -> None:
+        match msg:
+            case Shuffle():
+                if self._repeat(
+                    msg, self.shuffles[msg.seat] if msg.seat < len(self.shuffles) else None
+                ):
+                    return
+                self._deck(msg.seat, Stage.SHUFFLE, msg.deck, trusted)
+                self.shuffles.append(msg)
+            case Echo():
+                self._on_echo(msg, trusted)
+            case Lock():
+                if self._repeat(msg, self.locks[msg.seat] if msg.seat < len(self.locks) else None):
+                    return
+                if len(msg.commitments) != self.m:
+                    raise DeckCheatError(msg.seat, f"sent {len(msg.commitments)} key commitments")
+                self._deck(msg.seat, Stage.LOCK, msg.deck, trusted)
+                self.locks.append(msg)
+            case DealKeys():
+                if not self._repeat(msg, self.deal.get(msg.seat)):
+                    self._on_deal(msg, trusted)
+            case PassCommit():
+                if not self._repeat(msg, self.pass_commits.get(msg.seat)):
+                    if not self.params.passing:
+                        raise DeckCheatError(msg.seat, "committed to a pass in a no-pass hand")
+                    self.pass_commits[msg.seat] = msg
+            case PassReveal():
+                if not self._repeat(msg, self.pass_reveals.get(msg.seat)):
+                    self._on_pass_reveal(msg)
+            case Open():
+                self._on_open(msg, trusted)
+            case Reveal():
+                if not self._repeat(msg, self.reveals.get(msg.seat)):
+                    self._on_reveal(msg)
+
+    @staticmethod
+    def _repeat(msg: Message, earlier: Message | None) -> bool:
+        """True for an exact repeat (ignored); a different message in the same slot is a cheat."""
+        if earlier is None:
+            return False
+        if earlier != msg:
+            raise DeckCheatError(msg.seat, f"sent two different {msg.KIND.value} messages")
+        return True
+
+    # --- shuffle and lock ----------------------------------------------------------------
+
+    def _deck(self, seat: int, stage: Stage, deck: tuple[bytes, ...], trusted: bool) -> None:
+        """Right size, all distinct, no bare card point, every entry on the curve."""
+        if trusted:
+            return
+        what = f"its {stage.value} deck"
+        if len(deck) != self.m:
+            raise DeckCheatError(seat, f"{what} has {len(deck)} entries, not {self.m}")
+        first: dict[bytes, int] = {}
+        for i, x in enumerate(deck):
+            if x in first:
+                raise DeckCheatError(seat, f"{what} repeats entry {first[x]} at {i}")
+            first[x] = i
+            if x in CARD_BY_POINT:
+                raise DeckCheatError(seat, f"{what} has a bare card point at {i}")
+        points = []
+        for i, x in enumerate(deck):
+            try:
+                points.append(load_x(x))
+            except InvalidPoint:
+                raise DeckCheatError(seat, f"{what} entry {i} is not a point of P-256") from None
+        self._points[stage, seat] = points
+
+    def points(self, stage: Stage, seat: int) -> list[Point]:
+        """The decoded entries of a published deck (decoded once, on receipt)."""
+        key = (stage, seat)
+        if key not in self._points:
+            deck = (self.shuffles if stage is Stage.SHUFFLE else self.locks)[seat].deck
+            self._points[key] = [load_x(x) for x in deck]
+        return self._points[key]
+
+    def shuffle_input(self, seat: int) -> list[Point]:
+        if seat == 0:
+            return [card_point_key(c) for c in self.params.cards]
+        return self.points(Stage.SHUFFLE, seat - 1)
+
+    def lock_input(self, seat: int) -> list[Point]:
+        if seat == 0:
+            return self.points(Stage.SHUFFLE, self.n - 1)
+        return self.points(Stage.LOCK, seat - 1)
+
+    def digest(self, stage: Stage) -> bytes:
+        if stage not in self._digests:
+            if stage is Stage.SHUFFLE:
+                parts = [b"".join(s.deck) for s in self.shuffles]
+            else:
+                parts = [b"".join(lk.deck) + b"".join(lk.commitments) for lk in self.locks]
+            self._digests[stage] = echo_digest(self.params, stage.value, parts)
+        return self._digests[stage]
+
+    def _on_echo(self, msg: Echo, trusted: bool) -> None:
+        if self._repeat(msg, self.echoes[msg.stage].get(msg.seat)):
+            return
+        if not trusted and msg.digest != self.digest(msg.stage):
+            raise DeckEchoMismatch(msg.seat, msg.stage.value)
+        self.echoes[msg.stage][msg.seat] = msg
+
+    # --- deal, pass, open ------------------------------------------------------------------
+
+    def _check_key(self, seat: int, position: int, key: bytes, nonce: bytes) -> int | None:
+        k = scalar_from_bytes(key)
+        committed = self.locks[seat].commitments[position]
+        if k is None or lock_commitment(self.params, seat, position, key, nonce) != committed:
+            return None
+        return k
+
+    def _on_deal(self, msg: DealKeys, trusted: bool) -> None:
+        positions = [i for i, s in enumerate(self.params.dealt_to) if s != msg.seat]
+        if len(msg.keys) != len(positions) or len(msg.nonces) != len(positions):
+            raise DeckCheatError(msg.seat, f"sent {len(msg.keys)} deal keys, not {len(positions)}")
+        for i, key, nonce in zip(positions, msg.keys, msg.nonces, strict=True):
+            k = scalar_from_bytes(key) if trusted else self._check_key(msg.seat, i, key, nonce)
+            if k is None:
+                raise DeckCheatError(
+                    msg.seat, f"its deal key for position {i} does not match its commitment"
+                )
+            self.known[i][msg.seat] = k
+        self.deal[msg.seat] = msg
+
+    def _on_pass_reveal(self, msg: PassReveal) -> None:
+        seat, params = msg.seat, self.params
+        positions = msg.positions
+        if (
+            len(positions) != PASS_COUNT
+            or list(positions) != sorted(set(positions))
+            or any(p >= self.m or params.dealt_to[p] != seat for p in positions)
+        ):
+            raise DeckCheatError(seat, f"passed positions {list(positions)}, not 3 of its own")
+        commit = pass_commitment(params, seat, positions, msg.nonce)
+        if commit != self.pass_commits[seat].digest:
+            raise DeckCheatError(seat, "its pass does not match its commitment")
+        if len(msg.sealed) != SEALED_LEN:
+            raise DeckCheatError(seat, f"its sealed pass keys are {len(msg.sealed)} bytes")
+        target = params.pass_targets[seat]
+        assert target is not None
+        for p in positions:
+            self.holder[p] = target
+        self.pass_reveals[seat] = msg
+
+    def decrypt(self, position: int, total: int) -> int | None:
+        """The card at ``position`` of the final deck under the product of all its lock keys,
+        or None if that is not a card of this deck."""
+        inverse = pow(total, -1, ORDER)
+        x = multiply(scalar_key(inverse), self.points(Stage.LOCK, self.n - 1)[position])
+        card = CARD_BY_POINT.get(x)
+        return card if card in self._in_deck else None
+
+    def _on_open(self, msg: Open, trusted: bool) -> None:
+        seat, i, card = msg.seat, msg.position, msg.card
+        if i >= self.m:
+            raise DeckCheatError(seat, f"opened position {i} of a {self.m}-card deck")
+        if i in self.opened:
+            raise DeckCheatError(seat, f"opened position {i} again ({CARDS[self.opened[i]]})")
+        if self.holder[i] != seat:
+            raise DeckCheatError(seat, f"opened position {i}, which seat {self.holder[i]} holds")
+        if card not in self._in_deck:
+            raise DeckCheatError(seat, f"named {CARDS[card]}, which is not in this deck")
+        owner = self.params.dealt_to[i]
+        k = self._check_key(owner, i, msg.key, msg.nonce)
+        if k is None:
+            raise DeckCheatError(
+                seat, f"its key for position {i} does not match seat {owner}'s commitment"
+            )
+        if not trusted:
+            total = k
+            for other in self.known[i].values():
+                total = total * other % ORDER
+            final = self.locks[-1].deck[i]
+            if multiply(scalar_key(total), card_point_key(card)) != final:
+                actual = self.decrypt(i, total)
+                if actual is not None and actual not in self.played:
+                    raise DeckCheatError(
+                        seat, f"named {CARDS[card]} at position {i}, which holds {CARDS[actual]}"
+                    )
+                self.anomaly = self.anomaly or f"position {i} does not hold a fresh card"
+        if card in self.played:
+            self.anomaly = self.anomaly or f"{CARDS[card]} was opened twice"
+        self.known[i][owner] = k
+        self.opened[i] = card
+        self.played[card] = i
+        self.opens.append(msg)
+
+    # --- reveal and audit ------------------------------------------------------------------
+
+    def _on_reveal(self, msg: Reveal) -> None:
+        seat, m = msg.seat, self.m
+        if scalar_from_bytes(msg.shuffle_key) is None:
+            raise DeckCheatError(seat, "its revealed shuffle key is not a scalar")
+        if sorted(msg.permutation) != list(range(m)):
+            raise DeckCheatError(seat, f"its revealed permutation is not one of {m} entries")
+        if len(msg.lock_keys) != m or len(msg.lock_nonces) != m:
+            raise DeckCheatError(seat, f"revealed {len(msg.lock_keys)} lock keys, not {m}")
+        for i in range(m):
+            if self._check_key(seat, i, msg.lock_keys[i], msg.lock_nonces[i]) is None:
+                raise DeckCheatError(
+                    seat, f"its revealed lock key for position {i} does not match its commitment"
+                )
+        early = len(self.opened) < m and self.anomaly is None
+        if early and self.stopped_by is None:
+            self.stopped_by = (seat, msg.reason)
+        self.reveals[seat] = msg
+
+    def audit(self) -> AuditResult:
+        """Recompute every shuffle and lock step from the revealed secrets, open every sealed
+        pass, and derive the true deal. Needs every seat's reveal."""
+        if len(self.reveals) < self.n:
+            raise DeckUsageError(f"the audit needs every reveal; owed: {self.owed()}")
+        problems = self._audit_shuffles() + self._audit_locks()
+        problems += self._audit_passes()
+        cards: tuple[int, ...] = ()
+        if not problems:
+            cards = self._layout()
+        self.result = self._result(cards, problems)
+        return self.result
+
+    def _scalars(self, seat: int) -> tuple[int, list[int]]:
+        r = self.reveals[seat]
+        k = scalar_from_bytes(r.shuffle_key)
+        keys = [scalar_from_bytes(x) for x in r.lock_keys]
+        assert k is not None and None not in keys  # checked on receipt
+        return k, [x for x in keys if x is not None]
+
+    def _audit_shuffles(self) -> list[DeckCheatError]:
+        problems = []
+        for j, shuffle in enumerate(self.shuffles):
+            key = self.keys.get(self._scalars(j)[0])
+            source = self.shuffle_input(j)
+            perm = self.reveals[j].permutation
+            if any(multiply(key, source[perm[i]]) != x for i, x in enumerate(shuffle.deck)):
+                problems.append(
+                    DeckCheatError(j, "its shuffled deck does not match its revealed key")
+                )
+        return problems
+
+    def _audit_locks(self) -> list[DeckCheatError]:
+        problems = []
+        for j, lock in enumerate(self.locks):
+            k, keys = self._scalars(j)
+            unshuffle = pow(k, -1, ORDER)
+            source = self.lock_input(j)
+            for i, x in enumerate(lock.deck):
+                if multiply(scalar_key(keys[i] * unshuffle % ORDER), source[i]) != x:
+                    problems.append(
+                        DeckCheatError(j, f"its locked deck does not match its keys at {i}")
+                    )
+                    break
+        return problems
+
+    def _audit_passes(self) -> list[DeckCheatError]:
+        problems = []
+        for p, reveal in sorted(self.pass_reveals.items()):
+            receiver = self.params.pass_targets[p]
+            secret = self.reveals[p].pass_secret
+            ephemeral = X25519PrivateKey.from_private_bytes(secret) if secret else None
+            if ephemeral is None or public_bytes(ephemeral) != reveal.ephemeral:
+                problems.append(DeckCheatError(p, "its revealed pass secret is not its key"))
+                continue
+            assert receiver is not None
+            contents = open_box(
+                self.params,
+                p,
+                reveal.positions,
+                reveal.ephemeral,
+                reveal.sealed,
+                ephemeral,
+                self.params.pass_keys[receiver],
+            )
+            r = self.reveals[p]
+            expected = [(r.lock_keys[i], r.lock_nonces[i]) for i in reveal.positions]
+            if contents != expected:
+                problems.append(
+                    DeckCheatError(p, f"the keys it sealed for seat {receiver} are not its own")
+                )
+        return problems
+
+    def _layout(self) -> tuple[int, ...]:
+        """The card at each final position: the shuffles composed (locks do not move entries)."""
+        perms = [self.reveals[j].permutation for j in range(self.n)]
+        out = []
+        for i in range(self.m):
+            index = i
+            for perm in reversed(perms):
+                index = perm[index]
+            out.append(self.params.cards[index])
+        return tuple(out)
+
+    def _result(self, cards: tuple[int, ...], problems: list[DeckCheatError]) -> AuditResult:
+        n = self.n
+        dealt: tuple[int, ...] = ()
+        held: tuple[int, ...] = ()
+        passes: tuple[PassRecord, ...] = ()
+        if cards:
+            dealt = tuple(mask_of(cards[i] for i in self.params.positions_of(s)) for s in range(n))
+            held = tuple(
+                mask_of(cards[i] for i, h in enumerate(self.holder) if h == s) for s in range(n)
+            )
+            passes = tuple(
+                PassRecord(
+                    p,
+                    self.holder[r.positions[0]],
+                    r.positions,
+                    mask_of(cards[i] for i in r.positions),
+                )
+                for p, r in sorted(self.pass_reveals.items())
+            )
+        plays = tuple(Play(o.seat, o.position, o.card) for o in self.opens)
+        return AuditResult(cards, dealt, held, passes, plays, self.stopped_by, tuple(problems))
+
+
+def audit_hand(params: HandParams, messages: Iterable[Message]) -> AuditResult:
+    """Check a whole hand offline from its public messages (as a log holds them), as every
+    peer did live, then run the end-of-hand audit.
+
+    A cheat caught while replaying ends the replay and is the only problem listed. A hand that
+    stopped before everyone revealed lists the seats that still owed a message.
+    """
+    public = PublicHand(params)
+    try:
+        for msg in messages:
+            public.receive(msg)
+    except DeckCheatError as e:
+        return AuditResult((), (), (), (), (), public.stopped_by, (e,))
+    if len(public.reveals) < public.n:
+        owed = [
+            DeckCheatError(s, f"never sent its {kind.value} message")
+            for s, kind in sorted(public.owed().items())
+        ]
+        plays = tuple(Play(o.seat, o.position, o.card) for o in public.opens)
+        return AuditResult((), (), (), (), plays, public.stopped_by, tuple(owed))
+    return public.audit()

@@ -1,0 +1,294 @@
+"""One seat's deck state machine: the public checks plus this seat's secrets.
+
+Every seat runs the same code and holds only its own keys. ``receive`` takes a peer's message
+and returns what this seat must broadcast in answer; ``choose_pass`` and ``open`` are the
+player's actions. Nothing here does I/O or reads a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from ..cards import CARDS, mask_of
+from .commitments import NONCE_LEN, lock_commitment, pass_commitment
+from .curve import ORDER, multiply, scalar_bytes, scalar_from_bytes, scalar_key
+from .errors import DeckUsageError
+from .messages import (
+    DealKeys,
+    Echo,
+    Kind,
+    Lock,
+    Message,
+    Open,
+    PassCommit,
+    PassReveal,
+    Reveal,
+    Shuffle,
+    Stage,
+)
+from .params import PASS_COUNT, HandParams
+from .passbox import open_box, public_bytes, seal_box
+from .public import AuditResult, Phase, PublicHand
+from .randomness import Randomness, SystemRandomness, random_permutation, random_scalar
+
+__all__ = ["SeatDeck", "new_pass_key"]
+
+
+def new_pass_key(rng: Randomness | None = None) -> X25519PrivateKey:
+    """A seat's X25519 key for one game; its public half goes in the roster."""
+    return X25519PrivateKey.from_private_bytes((rng or SystemRandomness()).token_bytes(32))
+
+
+class SeatDeck:
+    """The deck protocol as seen by seat ``seat``.
+
+    Secrets are drawn from ``rng`` in a fixed order (shuffle key, permutation, lock keys, lock
+    nonces; later the pass nonce and ephemeral key) so a seeded source reproduces a hand exactly.
+    """
+
+    def __init__(
+        self,
+        params: HandParams,
+        seat: int,
+        pass_key: X25519PrivateKey,
+        rng: Randomness | None = None,
+    ) -> None:
+        if not 0 <= seat < params.players:
+            raise DeckUsageError(f"no seat {seat} at a table of {params.players}")
+        if public_bytes(pass_key) != params.pass_keys[seat]:
+            raise DeckUsageError("the pass key is not the one announced for this seat")
+        self.params = params
+        self.seat = seat
+        self.public = PublicHand(params)
+        self._rng = rng or SystemRandomness()
+        self._pass_key = pass_key
+        m = params.size
+        self._shuffle_key = random_scalar(self._rng)
+        self._perm = random_permutation(m, self._rng)
+        self._locks = tuple(random_scalar(self._rng) for _ in range(m))
+        self._nonces = tuple(self._rng.token_bytes(NONCE_LEN) for _ in range(m))
+        self._cards: dict[int, int] = {}
+        self._received: dict[int, tuple[bytes, bytes]] = {}
+        self._pass: tuple[tuple[int, ...], bytes] | None = None
+        self._ephemeral: X25519PrivateKey | None = None
+        self._learned = False
+        self._alarm: str | None = None
+        self._revealed = False
+
+    # --- views -----------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.public.phase
+
+    def owed(self) -> dict[int, Kind]:
+        """Seats that still owe a message, and which (for the node's timeouts)."""
+        return self.public.owed()
+
+    @property
+    def hand(self) -> int:
+        """Mask of the cards this seat holds and has not played."""
+        return mask_of(self._cards[i] for i in self.public.holding(self.seat) if i in self._cards)
+
+    @property
+    def dealt(self) -> int:
+        return mask_of(self._cards[i] for i in self.params.positions_of(self.seat))
+
+    @property
+    def received(self) -> int:
+        return mask_of(self._cards[i] for i in self._received if i in self._cards)
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def start(self) -> list[Message]:
+        """The seat's first messages (seat 0's shuffle; nothing for the others)."""
+        return self._advance()
+
+    def receive(self, msg: Message) -> list[Message]:
+        """Apply a peer's message; return this seat's messages to broadcast in answer.
+
+        Raises ``DeckCheatError`` naming the culprit, ``DeckEchoMismatch``, or
+        ``DeckMessageError``; after any of them the hand is over for this seat.
+        """
+        if msg.seat == self.seat:
+            raise DeckUsageError("a seat's own messages are applied when it makes them")
+        for applied in self.public.receive(msg):
+            self._react(applied)
+        return self._advance()
+
+    def choose_pass(self, cards: Iterable[int]) -> list[Message]:
+        """Commit to passing ``cards`` (three of the cards dealt to this seat)."""
+        if self.phase is not Phase.PASS_COMMIT or self._pass is not None:
+            raise DeckUsageError(f"no pass to choose now (phase {self.phase.name})")
+        chosen = sorted(set(cards))
+        where = {c: i for i, c in self._cards.items() if self.params.dealt_to[i] == self.seat}
+        if len(chosen) != PASS_COUNT or any(c not in where for c in chosen):
+            names = " ".join(str(CARDS[c]) for c in chosen if 0 <= c < 52)
+            raise DeckUsageError(f"pass exactly {PASS_COUNT} dealt cards, not {names!r}")
+        positions = tuple(sorted(where[c] for c in chosen))
+        nonce = self._rng.token_bytes(NONCE_LEN)
+        self._pass = (positions, nonce)
+        commit = PassCommit(self.seat, pass_commitment(self.params, self.seat, positions, nonce))
+        return self._emit(commit) + self._advance()
+
+    def open(self, card: int) -> list[Message]:
+        """Play ``card``: release the last secret key of its position."""
+        if self.phase is not Phase.PLAY:
+            raise DeckUsageError(f"no card can be opened now (phase {self.phase.name})")
+        where = {self._cards[i]: i for i in self.public.holding(self.seat) if i in self._cards}
+        if card not in where:
+            raise DeckUsageError(f"{CARDS[card]} is not in this seat's hand")
+        i = where[card]
+        if i in self._received:
+            key, nonce = self._received[i]
+        else:
+            key, nonce = scalar_bytes(self._locks[i]), self._nonces[i]
+        return self._emit(Open(self.seat, i, card, key, nonce)) + self._advance()
+
+    def alarm(self, reason: str) -> list[Message]:
+        """Stop the hand: reveal everything now so the audit runs."""
+        if not Phase.DEAL <= self.phase <= Phase.REVEAL or self._revealed:
+            raise DeckUsageError(f"no alarm possible now (phase {self.phase.name})")
+        self._alarm = self._alarm or reason[:200]
+        return self._advance()
+
+    def audit(self) -> AuditResult:
+        """Run the end-of-hand audit once every seat has revealed; raise the first fault."""
+        if self.phase is not Phase.AUDIT:
+            raise DeckUsageError(f"the audit needs every reveal (phase {self.phase.name})")
+        result = self.public.audit()
+        if result.problems:
+            self.public.fault = result.problems[0]
+            raise result.problems[0]
+        return result
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _emit(self, msg: Message) -> list[Message]:
+        """Apply our own message to the public state and return it for broadcast."""
+        for applied in self.public.receive(msg, trusted=True):
+            if applied is not msg:
+                self._react(applied)
+        return [msg]
+
+    def _advance(self) -> list[Message]:
+        out: list[Message] = []
+        while (msg := self._next()) is not None:
+            out += self._emit(msg)
+        return out
+
+    def _next(self) -> Message | None:
+        pub, seat, phase = self.public, self.seat, self.public.phase
+        if phase >= Phase.AUDIT:
+            return None
+        if phase >= Phase.DEAL and len(pub.deal) == pub.n and not self._learned:
+            self._learn_hand()
+        if phase >= Phase.DEAL and (self._alarm or phase is Phase.REVEAL) and not self._revealed:
+            return self._reveal()
+        if phase is Phase.SHUFFLE and len(pub.shuffles) == seat:
+            return self._shuffle()
+        if phase is Phase.LOCK and len(pub.locks) == seat:
+            return self._lock()
+        for stage, at in ((Stage.SHUFFLE, Phase.SHUFFLE_ECHO), (Stage.LOCK, Phase.LOCK_ECHO)):
+            if phase is at and seat not in pub.echoes[stage]:
+                return Echo(seat, stage, pub.digest(stage))
+        if phase >= Phase.DEAL and seat not in pub.deal:
+            return self._deal_keys()
+        if phase is Phase.PASS_REVEAL and seat not in pub.pass_reveals:
+            return self._pass_reveal()
+        return None
+
+    def _shuffle(self) -> Shuffle:
+        key = self.public.keys.get(self._shuffle_key)
+        source = self.public.shuffle_input(self.seat)
+        return Shuffle(self.seat, tuple(multiply(key, source[j]) for j in self._perm))
+
+    def _lock(self) -> Lock:
+        unshuffle = pow(self._shuffle_key, -1, ORDER)
+        source = self.public.lock_input(self.seat)
+        deck = tuple(
+            multiply(scalar_key(lk * unshuffle % ORDER), x)
+            for lk, x in zip(self._locks, source, strict=True)
+        )
+        commitments = tuple(
+            lock_commitment(self.params, self.seat, i, scalar_bytes(lk), nonce)
+            for i, (lk, nonce) in enumerate(zip(self._locks, self._nonces, strict=True))
+        )
+        return Lock(self.seat, deck, commitments)
+
+    def _deal_keys(self) -> DealKeys:
+        others = [i for i, s in enumerate(self.params.dealt_to) if s != self.seat]
+        keys = tuple(scalar_bytes(self._locks[i]) for i in others)
+        return DealKeys(self.seat, keys, tuple(self._nonces[i] for i in others))
+
+    def _card_at(self, position: int, key: int) -> int | None:
+        """Decrypt a position this seat may see, with ``key`` the one secret key not in
+        ``known`` (the position's dealt owner's)."""
+        total = key
+        for other in self.public.known[position].values():
+            total = total * other % ORDER
+        return self.public.decrypt(position, total)
+
+    def _take(self, positions: Iterable[int], keys: Iterable[int], what: str) -> None:
+        for i, key in zip(positions, keys, strict=True):
+            card = self._card_at(i, key)
+            if card is None or card in self._cards.values():
+                self._alarm = self._alarm or f"{what} position {i} does not hold a fresh card"
+                return
+            self._cards[i] = card
+
+    def _learn_hand(self) -> None:
+        self._learned = True
+        mine = self.params.positions_of(self.seat)
+        self._take(mine, (self._locks[i] for i in mine), "dealt")
+
+    def _pass_reveal(self) -> PassReveal:
+        assert self._pass is not None
+        positions, nonce = self._pass
+        self._ephemeral = X25519PrivateKey.from_private_bytes(self._rng.token_bytes(32))
+        keys = [(scalar_bytes(self._locks[i]), self._nonces[i]) for i in positions]
+        sealed = seal_box(self.params, self.seat, positions, keys, self._ephemeral)
+        return PassReveal(self.seat, positions, nonce, public_bytes(self._ephemeral), sealed)
+
+    def _react(self, msg: Message) -> None:
+        if isinstance(msg, PassReveal) and self.params.pass_targets[msg.seat] == self.seat:
+            self._receive_pass(msg)
+
+    def _receive_pass(self, msg: PassReveal) -> None:
+        boxed = open_box(
+            self.params,
+            msg.seat,
+            msg.positions,
+            msg.ephemeral,
+            msg.sealed,
+            self._pass_key,
+            msg.ephemeral,
+        )
+        committed = self.public.locks[msg.seat].commitments
+        if boxed is None or any(
+            scalar_from_bytes(k) is None
+            or lock_commitment(self.params, msg.seat, i, k, n) != committed[i]
+            for i, (k, n) in zip(msg.positions, boxed, strict=True)
+        ):
+            self._alarm = self._alarm or f"the pass keys from seat {msg.seat} are wrong"
+            return
+        for i, pair in zip(msg.positions, boxed, strict=True):
+            self._received[i] = pair
+        keys = [scalar_from_bytes(k) or 0 for k, _ in boxed]
+        self._take(msg.positions, keys, "received")
+
+    def _reveal(self) -> Reveal:
+        self._revealed = True
+        secret = self._ephemeral.private_bytes_raw() if self._ephemeral else b""
+        reason = self._alarm or self.public.anomaly or ""
+        return Reveal(
+            self.seat,
+            scalar_bytes(self._shuffle_key),
+            self._perm,
+            tuple(scalar_bytes(k) for k in self._locks),
+            self._nonces,
+            secret,
+            reason,
+        )
