@@ -1,0 +1,231 @@
+"""The discovery datagrams: signed table announcements and the probes that ask for them.
+
+Layout: ``MAGIC`` (4 bytes), version (1), kind (1), then for an announcement a msgpack map and
+the host's 64-byte Ed25519 signature over everything before it. A probe is the header and 26
+bytes of padding, so an answer is never many times the size of the question.
+
+Announcements are only hints (anyone can replay one), but a packet whose signature does not
+match the key it names is dropped: it can only be noise or a forgery. Decoding is strict and
+turns every defect into a :class:`PacketError` whose ``reason`` the receiver counts.
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from hearts_p2p.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, verify
+
+__all__ = [
+    "MAGIC",
+    "MAX_PACKET",
+    "PROBE_BYTES",
+    "TABLE_ID_BYTES",
+    "VERSION",
+    "Announcement",
+    "Kind",
+    "PacketError",
+    "TableState",
+    "decode",
+    "encode_announcement",
+    "encode_probe",
+]
+
+MAGIC = b"HRTS"
+VERSION = 1
+HEADER_BYTES = 6
+PROBE_BYTES = 32
+MAX_PACKET = 1200
+TABLE_ID_BYTES = 16
+MAX_TEXT = 64
+MAX_SEATS = 16
+_SIGNING_TAG = b"hearts-p2p announcement\0"
+_FIELDS = frozenset(
+    {"table", "host_key", "host", "name", "rules", "seats", "port", "state", "age", "every"}
+)
+
+
+class Kind(enum.IntEnum):
+    ANNOUNCE = 1
+    PROBE = 2
+
+
+class TableState(enum.StrEnum):
+    """What a joiner can do: join an open table, watch a playing one; closed means goodbye."""
+
+    OPEN = "open"
+    PLAYING = "playing"
+    CLOSED = "closed"
+
+
+class PacketError(ValueError):
+    """A datagram that is not a valid discovery packet; ``reason`` is a short counter key."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A host's description of its table, as it is signed and sent.
+
+    ``rules`` is the caller's summary, passed through untouched. ``age`` is how many seconds the
+    table has been open (by the host's clock, so no clock sync is needed) and ``every`` the
+    host's announcement interval in milliseconds, from which listeners derive expiry.
+    """
+
+    table_id: bytes
+    host_key: bytes
+    host_name: str
+    table_name: str
+    rules: Mapping[str, Any]
+    seats_taken: int
+    seats_total: int
+    port: int
+    state: TableState
+    age: int = 0
+    every: int = 2000
+
+    def __post_init__(self) -> None:
+        _check(len(self.table_id) == TABLE_ID_BYTES, "table id is 16 bytes")
+        _check(len(self.host_key) == PUBLIC_KEY_BYTES, "host key is 32 bytes")
+        _check_text(self.host_name, "host name")
+        _check_text(self.table_name, "table name")
+        _check(all(isinstance(k, str) for k in self.rules), "rules summary keys must be strings")
+        _check(0 < self.seats_total <= MAX_SEATS, "seats total out of range")
+        _check(0 <= self.seats_taken <= self.seats_total, "seats taken out of range")
+        _check(0 < self.port < 65536, "port out of range")
+        _check(0 <= self.age < 2**32, "age out of range")
+        _check(100 <= self.every <= 60_000, "interval out of range")
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise PacketError("schema", message)
+
+
+def _check_text(value: object, what: str) -> None:
+    _check(isinstance(value, str) and 0 < len(value) <= MAX_TEXT, f"{what} is 1-64 characters")
+    assert isinstance(value, str)
+    # Names end up on other people's terminals: no escape sequences or other control codes.
+    _check(
+        not any(unicodedata.category(c) in ("Cc", "Cf") for c in value),
+        f"{what} contains control characters",
+    )
+
+
+def _header(kind: Kind) -> bytes:
+    return MAGIC + bytes((VERSION, kind))
+
+
+def encode_announcement(ad: Announcement, identity: Identity) -> bytes:
+    """Sign ``ad`` with the host's identity; it must be the key the announcement names."""
+    if ad.host_key != identity.public_key:
+        raise ValueError("an announcement is signed by the host it names")
+    body: bytes = msgpack.packb(
+        {
+            "table": ad.table_id,
+            "host_key": ad.host_key,
+            "host": ad.host_name,
+            "name": ad.table_name,
+            "rules": dict(ad.rules),
+            "seats": [ad.seats_taken, ad.seats_total],
+            "port": ad.port,
+            "state": ad.state.value,
+            "age": ad.age,
+            "every": ad.every,
+        },
+        use_bin_type=True,
+    )
+    signed = _header(Kind.ANNOUNCE) + body
+    packet = signed + identity.sign(_SIGNING_TAG + signed)
+    if len(packet) > MAX_PACKET:
+        raise ValueError(f"announcement is {len(packet)} bytes, over {MAX_PACKET}")
+    return packet
+
+
+def encode_probe() -> bytes:
+    return _header(Kind.PROBE) + bytes(PROBE_BYTES - HEADER_BYTES)
+
+
+def _no_ext(code: int, data: bytes) -> object:
+    raise PacketError("decode", "msgpack extension types are not allowed")
+
+
+def _unpack(body: bytes) -> Any:
+    try:
+        return msgpack.unpackb(
+            body,
+            raw=False,
+            strict_map_key=True,
+            ext_hook=_no_ext,
+        )
+    except PacketError:
+        raise
+    except (ValueError, TypeError, msgpack.UnpackException) as e:
+        raise PacketError("decode", type(e).__name__) from None
+
+
+def decode(data: bytes) -> Announcement | None:
+    """Parse one datagram: an :class:`Announcement`, or ``None`` for a probe."""
+    if len(data) > MAX_PACKET:
+        raise PacketError("size", f"{len(data)} bytes")
+    if len(data) < HEADER_BYTES:
+        raise PacketError("short")
+    if data[:4] != MAGIC:
+        raise PacketError("magic")
+    if data[4] != VERSION:
+        raise PacketError("version", str(data[4]))
+    kind = data[5]
+    if kind == Kind.PROBE:
+        if len(data) != PROBE_BYTES:
+            raise PacketError("size", "probe length")
+        return None
+    if kind != Kind.ANNOUNCE:
+        raise PacketError("kind", str(kind))
+    if len(data) < HEADER_BYTES + 1 + SIGNATURE_BYTES:
+        raise PacketError("short")
+    signed, signature = data[:-SIGNATURE_BYTES], data[-SIGNATURE_BYTES:]
+    fields = _unpack(signed[HEADER_BYTES:])
+    if not isinstance(fields, dict) or set(fields) != _FIELDS:
+        raise PacketError("schema", "wrong fields")
+    ad = _announcement(fields)
+    if not verify(ad.host_key, signature, _SIGNING_TAG + signed):
+        raise PacketError("signature")
+    return ad
+
+
+def _announcement(f: dict[str, Any]) -> Announcement:
+    def typed(name: str, kind: type) -> Any:
+        value = f[name]
+        # bool is an int subclass; a true/false port or seat count is a defect.
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise PacketError("schema", f"{name} is not {kind.__name__}")
+        return value
+
+    seats = typed("seats", list)
+    _check(len(seats) == 2, "seats is [taken, total]")
+    _check(all(type(s) is int for s in seats), "seats are integers")
+    try:
+        state = TableState(typed("state", str))
+    except ValueError:
+        raise PacketError("schema", "unknown state") from None
+    return Announcement(
+        table_id=typed("table", bytes),
+        host_key=typed("host_key", bytes),
+        host_name=typed("host", str),
+        table_name=typed("name", str),
+        rules=typed("rules", dict),
+        seats_taken=seats[0],
+        seats_total=seats[1],
+        port=typed("port", int),
+        state=state,
+        age=typed("age", int),
+        every=typed("every", int),
+    )
