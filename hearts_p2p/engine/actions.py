@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARDS, Card, format_cards
+from ..cards import Card, CardParseError, card, format_cards
 
 __all__ = ["Action", "ChooseMoon", "IllegalActionError", "PassCards", "PlayCard"]
 
@@ -34,7 +34,9 @@ class PassCards:
 
     def __post_init__(self) -> None:
         if self.cards is not None:
-            object.__setattr__(self, "cards", tuple(sorted(CARDS[c] for c in self.cards)))
+            if not isinstance(self.cards, tuple | list | set | frozenset):
+                raise CardParseError(f"{self.cards!r} is not a list of cards")
+            object.__setattr__(self, "cards", tuple(sorted(card(c) for c in self.cards)))
 
     def __str__(self) -> str:
         return "pass " + (format_cards(self.cards) if self.cards is not None else "(hidden)")
@@ -43,6 +45,9 @@ class PassCards:
 @dataclass(frozen=True, slots=True)
 class PlayCard:
     card: Card
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", card(self.card))
 
     def __str__(self) -> str:
         return f"play {self.card}"
@@ -53,6 +58,12 @@ class ChooseMoon:
     """A moon shooter's choice: add the penalty to everyone else, or take it off their own score."""
 
     add_to_others: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.add_to_others, bool):
+            raise IllegalActionError(
+                f"the moon choice is true or false, not {self.add_to_others!r}"
+            )
 
     def __str__(self) -> str:
         return "moon: others +" if self.add_to_others else "moon: shooter −"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..cards import CARDS, cards_of, mask_of
 from ..rules import Rules, Ties, position_owner
 from .actions import Action, ChooseMoon, IllegalActionError, PassCards, PlayCard
-from .hand import HandPhase, HandState
+from .hand import HandPhase, HandState, check_seat
 from .scoring import HandResult
 
 __all__ = ["Game", "GameResult", "deal_hands", "position_owner"]
@@ -78,6 +78,7 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (all 3-card choices while passing)."""
+        check_seat(seat, self.rules.players)
         h = self.hand
         if h is None or self.over or not h.is_known(seat):
             return []
@@ -96,7 +97,7 @@ class Game:
         """Apply one action, checked; an illegal one raises and changes nothing."""
         h = self.hand
         if h is None or self.over:
-            raise IllegalActionError("game over" if self.over else "no hand dealt yet", seat)
+            raise IllegalActionError("game over" if self.over else "no hand dealt yet")
         if isinstance(action, PlayCard):
             h.apply_play(seat, CARDS[action.card])
         elif isinstance(action, PassCards):

@@ -14,16 +14,36 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..cards import CARDS, CLUB_2, HEARTS_MASK, QUEEN_SPADES, SUIT_MASKS, cards_of
+from ..cards import (
+    CARDS,
+    CLUB_2,
+    HEARTS_MASK,
+    QUEEN_SPADES,
+    SUIT_MASKS,
+    cards_of,
+    check_mask,
+)
+from ..cards import card as checked_card
 from ..rules import Moon, Rules
 from .actions import IllegalActionError
 from .scoring import HandResult, score_hand
 
-__all__ = ["HandPhase", "HandState", "Trick"]
+__all__ = ["DealError", "HandPhase", "HandState", "Trick", "check_seat"]
 
 _QS_BIT = 1 << QUEEN_SPADES
 _POINTS_MASK = HEARTS_MASK | _QS_BIT
 _C2_BIT = 1 << CLUB_2
+
+
+class DealError(ValueError):
+    """Hands that are not a deal of these rules (wrong count, sizes, cards or types)."""
+
+
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` itself if it is a seat number of a ``players``-seat table, else an error."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise IllegalActionError(f"there is no seat {seat!r}")
+    return seat
 
 
 class HandPhase(Enum):
@@ -102,15 +122,22 @@ class HandState:
     def deal(cls, rules: Rules, number: int, hands: list[int | None]) -> HandState:
         """Start hand ``number`` (1-based) with each seat's cards as a mask, None where unknown."""
         n = rules.players
-        if len(hands) != n:
-            raise ValueError(f"need {n} hands, got {len(hands)}")
+        if not isinstance(hands, list | tuple) or len(hands) != n:
+            raise DealError(f"a deal is a list of {n} hands, not {hands!r}")
         seen = 0
         for seat, h in enumerate(hands):
             if h is None:
                 continue
-            if h.bit_count() != rules.cards_each or h & ~rules.deck_mask or h & seen:
-                raise ValueError(
-                    f"seat {seat}'s hand is not {rules.cards_each} distinct dealt cards"
+            if (
+                not isinstance(h, int)
+                or isinstance(h, bool)
+                or h < 0
+                or h.bit_count() != rules.cards_each
+                or h & ~rules.deck_mask
+                or h & seen
+            ):
+                raise DealError(
+                    f"seat {seat}'s hand is not {rules.cards_each} distinct cards of this deck"
                 )
             seen |= h
         self = cls.__new__(cls)
@@ -155,7 +182,8 @@ class HandState:
     # -- queries -------------------------------------------------------------------------------
 
     def is_known(self, seat: int) -> bool:
-        return bool(self.known >> seat & 1)
+        """Whether this peer knows ``seat``'s cards."""
+        return bool(self.known >> check_seat(seat, self.n) & 1)
 
     @property
     def first_trick(self) -> bool:
@@ -176,7 +204,14 @@ class HandState:
         """The cards ``seat`` may play now, as a mask (0 when it is not that seat's turn)."""
         if self.phase is not HandPhase.PLAYING or self.turn != seat:
             return 0
-        h = self.hands[seat]
+        return self._legal(self.hands[seat])
+
+    def _legal(self, h: int) -> int:
+        """The legal plays now from hand ``h``.
+
+        Monotone in ``h``: a card refused from part of a hand is refused from the whole of it,
+        which is what lets an unknown seat be checked against the cards known to be its own.
+        """
         if self.trick:
             follow = h & SUIT_MASKS[self.trick[0] // 13]
             if follow:
@@ -194,8 +229,12 @@ class HandState:
 
     def why_illegal(self, seat: int, card: int) -> str:
         """The rule a play of ``card`` by ``seat`` breaks, as a player would say it."""
+        check_seat(seat, self.n)
+        card = checked_card(card)
+        if self.phase is HandPhase.PASSING:
+            return "no cards are played while passing"
         if self.phase is not HandPhase.PLAYING:
-            return f"no cards are played while {self.phase.value.replace('_', ' ')}"
+            return "the hand is over"
         if self.turn is not None and self.turn != seat:
             return "not your turn"
         bit = 1 << card
@@ -203,7 +242,11 @@ class HandState:
             return f"{CARDS[card]} has been played already"
         if self.is_known(seat) and not self.hands[seat] & bit:
             return f"you do not hold {CARDS[card]}"
-        h = self.hands[seat]
+        return self._rule_broken(self.hands[seat], card)
+
+    def _rule_broken(self, h: int, card: int) -> str:
+        """Which rule forbids ``card`` from hand ``h`` (``card`` not being in ``_legal(h)``)."""
+        bit = 1 << card
         if self.trick:
             led = self.trick[0] // 13
             if h & SUIT_MASKS[led]:
@@ -222,7 +265,7 @@ class HandState:
 
         Passes are exchanged only once every seat has passed (all give before any receives).
         """
-        self._check_seat(seat)
+        check_seat(seat, self.n)
         if self.phase is not HandPhase.PASSING:
             raise IllegalActionError("no passing now", seat)
         if self.passed[seat] is not None:
@@ -232,8 +275,12 @@ class HandState:
                 raise IllegalActionError("a known seat's pass must name its cards", seat)
             cards = 0
         else:
+            check_mask(cards)
             if cards.bit_count() != 3:
                 raise IllegalActionError("pass exactly 3 cards", seat)
+            if cards & ~self.rules.deck_mask:
+                missing = cards_of(cards & ~self.rules.deck_mask)
+                raise IllegalActionError(f"{CARDS[missing[0]]} is not in this deck", seat)
             if self.is_known(seat) and cards & ~self.hands[seat]:
                 missing = cards_of(cards & ~self.hands[seat])
                 raise IllegalActionError(f"you do not hold {CARDS[missing[0]]}", seat)
@@ -245,7 +292,8 @@ class HandState:
 
     def apply_play(self, seat: int, card: int) -> None:
         """Play ``card`` for ``seat``, checking every rule this peer can check."""
-        self._check_seat(seat)
+        check_seat(seat, self.n)
+        card = checked_card(card)
         bit = 1 << card
         if self.is_known(seat):
             if not self.legal_play_mask(seat) & bit:
@@ -292,7 +340,9 @@ class HandState:
             self._finish()
 
     def apply_moon_choice(self, seat: int, add_to_others: bool) -> None:
-        self._check_seat(seat)
+        check_seat(seat, self.n)
+        if not isinstance(add_to_others, bool):
+            raise IllegalActionError("the moon choice is true or false", seat)
         if self.phase is not HandPhase.MOON_CHOICE:
             raise IllegalActionError("there is no moon to choose for", seat)
         assert self.result is not None
@@ -303,10 +353,6 @@ class HandState:
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _check_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalActionError(f"there is no seat {seat!r}")
-
     def _known_cards(self) -> int:
         m = 0
         for s in range(self.n):
@@ -314,7 +360,20 @@ class HandState:
                 m |= self.hands[s]
         return m
 
+    def _placed_elsewhere(self, seat: int) -> int:
+        """Unplayed cards this peer knows to be in a hand other than ``seat``'s."""
+        m = 0
+        for s in range(self.n):
+            if s != seat:
+                m |= self.hands[s] if self.known >> s & 1 else self.received[s]
+        return m & ~self.played
+
     def _check_public_play(self, seat: int, card: int) -> None:
+        """Check an unknown seat's play against everything this peer knows.
+
+        That is the public record, the cards this peer holds, and the cards it saw passed to
+        ``seat`` (still in ``seat``'s hand until played), which suffice to refuse a renege.
+        """
         if self.phase is not HandPhase.PLAYING:
             raise IllegalActionError(self.why_illegal(seat, card), seat)
         bit = 1 << card
@@ -328,10 +387,15 @@ class HandState:
             raise IllegalActionError(f"{CARDS[card]} is not in this deck", seat)
         if self.played & bit:
             raise IllegalActionError(f"{CARDS[card]} has been played already", seat)
-        if self._known_cards() & bit:
+        if self._placed_elsewhere(seat) & bit:
             raise IllegalActionError(f"{CARDS[card]} is in another seat's hand", seat)
         if not self.tricks and not self.trick and self.rules.deck_mask & _C2_BIT and bit != _C2_BIT:
             raise IllegalActionError("you must lead 2♣", seat)
+        held = (self.received[seat] & ~self.played) | bit
+        if not self._legal(held) & bit:
+            raise IllegalActionError(self._rule_broken(held, card), seat)
+        if self.turn is None:
+            self.turn = self.first_leader = seat
 
     def _exchange(self) -> None:
         assert self.pass_targets is not None
@@ -349,7 +413,9 @@ class HandState:
     def _start_play(self) -> None:
         self.phase = HandPhase.PLAYING
         if self.rules.deck_mask & _C2_BIT:
-            holders = [s for s in range(self.n) if self.hands[s] & _C2_BIT]
+            # Known seats hold their received cards; for unknown seats, received is what this
+            # peer saw passed to them.
+            holders = [s for s in range(self.n) if (self.hands[s] | self.received[s]) & _C2_BIT]
             self.turn = holders[0] if holders else None
         else:
             self.turn = (self.dealer + 1) % self.n

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES
+from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES, check_mask
 from ..rules import Moon, Rules
 
 __all__ = ["HandResult", "score_hand"]
@@ -26,6 +26,7 @@ class HandResult:
 
 def penalty_points(rules: Rules, taken: int) -> int:
     """Points of the hearts and Q♠ in ``taken`` (J♦ is counted apart)."""
+    check_mask(taken)
     hearts = taken & HEARTS_MASK
     if rules.spot_hearts:
         pts = sum(_SPOT_VALUES[i] for i in range(13) if hearts >> (39 + i) & 1)
@@ -42,6 +43,10 @@ def score_hand(rules: Rules, taken: list[int], add_to_others: bool | None = None
     With ``moon=choice`` and a shooter, pass ``add_to_others`` once the shooter has chosen; until
     then the result carries the shooter and the points as if counted plainly.
     """
+    if len(taken) != rules.players:
+        raise ValueError(f"need the cards taken by {rules.players} seats, got {len(taken)}")
+    for t in taken:
+        check_mask(t)
     jack = [(-10 if rules.jack_of_diamonds and t & _JD_BIT else 0) for t in taken]
     shooters = [s for s, t in enumerate(taken) if t & _MOON_MASK == _MOON_MASK]
     shooter = shooters[0] if shooters and rules.moon is not Moon.OFF else None

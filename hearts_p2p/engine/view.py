@@ -11,7 +11,7 @@ from ..cards import CARDS, QUEEN_SPADES, Card, cards_of
 from ..rules import PassDirection, Rules
 from .actions import Action
 from .game import Game
-from .hand import HandPhase
+from .hand import HandPhase, check_seat
 from .scoring import HandResult, penalty_points
 
 __all__ = ["SeatView", "TrickView"]
@@ -88,6 +88,7 @@ class SeatView:
 
     @classmethod
     def of(cls, game: Game, seat: int) -> SeatView:
+        check_seat(seat, game.rules.players)
         h = game.hand
         rules = game.rules
         if h is None:
