@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from . import bench
+from . import list as list_command
 
 EXIT_CODES = """exit codes:
   0    game completed or command succeeded
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     bench.add_parser(sub)
+    list_command.add_parser(sub)
     return parser
 
 

@@ -1,0 +1,118 @@
+"""``hearts list``: the tables announced on the local network, heard within a couple of seconds.
+
+Discovery only listens and probes on the interfaces given by ``--interface`` or
+``$HEARTS_INTERFACE`` and falls back to loopback, so a bare ``hearts list`` never talks to a
+real network: on a LAN, name your interface (``--interface eth0``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from typing import Any
+
+import trio
+
+from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig, list_tables
+from hearts_p2p.discovery.directory import TableInfo
+from hearts_p2p.netif import ENV_INTERFACE, InterfaceError, interfaces_from
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "list",
+        help="show the tables on the local network",
+        description="Listen for table announcements and print the live tables. Discovery "
+        f"stays on the interfaces you name (or ${ENV_INTERFACE}, comma-separated); without "
+        "either it uses loopback only, so on a real LAN pass your interface.",
+        epilog="example: hearts list --interface eth0 --json",
+    )
+    p.add_argument(
+        "--interface",
+        action="append",
+        metavar="NAME",
+        help=f"listen on this interface (repeatable; default ${ENV_INTERFACE}, else lo)",
+    )
+    p.add_argument(
+        "--broadcast",
+        action="store_true",
+        help="probe by broadcast instead of multicast (for networks that drop multicast)",
+    )
+    p.add_argument(
+        "--wait", type=float, default=2.0, metavar="SECONDS", help="how long to listen (2)"
+    )
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"discovery UDP port ({DEFAULT_PORT})"
+    )
+    p.add_argument("--group", default=DEFAULT_GROUP, help=f"multicast group ({DEFAULT_GROUP})")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        ifaces = interfaces_from(args.interface)
+        config = DiscoveryConfig(group=args.group, port=args.port, broadcast=args.broadcast)
+    except (InterfaceError, ValueError) as e:
+        sys.stderr.write(f"hearts list: {e}\n")
+        return 2
+    if args.wait < 0:
+        sys.stderr.write("hearts list: --wait must not be negative\n")
+        return 2
+
+    async def listen() -> tuple[list[TableInfo], float]:
+        tables = await list_tables(ifaces, args.wait, config=config)
+        return tables, trio.current_time()
+
+    tables, now = trio.run(listen)
+    if args.json:
+        json.dump([t.to_json(now) for t in tables], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        names = ", ".join(i.name for i in ifaces)
+        sys.stdout.write(render(tables, now) if tables else f"no tables heard on {names}\n")
+    return 0
+
+
+def _printable(text: str) -> str:
+    """Rules come from the network unchecked; never let them drive the terminal."""
+    return "".join("?" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+
+
+def _rules(rules: dict[str, Any]) -> str:
+    return _printable(" ".join(f"{k}={v}" for k, v in rules.items())) or "-"
+
+
+def _age(seconds: float) -> str:
+    s = int(seconds)
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
+def render(tables: list[TableInfo], now: float) -> str:
+    header = ("TABLE", "HOST", "FINGERPRINT", "SEATS", "STATE", "AGE", "ADDRESS", "RULES")
+    rows = [header]
+    for t in tables:
+        ad = t.announcement
+        rows.append(
+            (
+                ad.table_name,
+                ad.host_name,
+                t.host_fingerprint,
+                f"{ad.seats_taken}/{ad.seats_total}",
+                ad.state.value,
+                _age(t.age(now)),
+                f"{t.address}:{ad.port}",
+                _rules(dict(ad.rules)),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header) - 1)]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines) + "\n"
