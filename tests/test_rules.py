@@ -106,7 +106,7 @@ def test_presets() -> None:
 
 
 @pytest.mark.parametrize(
-    "rules", [*PRESETS.values(), Rules(players=6, moon="choice", ties="play_on")]
+    "rules", [*PRESETS.values(), Rules(players=6, moon=Moon.CHOICE, ties=Ties.PLAY_ON)]
 )
 def test_dict_round_trip(rules: Rules) -> None:
     d = rules.to_dict()
@@ -121,7 +121,7 @@ def test_enum_values_given_as_strings() -> None:
 
 def test_summary() -> None:
     assert Rules().summary() == "4 players, to 100, moon classic"
-    s = Rules(passing=False, jack_of_diamonds=True, queen_breaks_hearts=True, ties="play_on")
+    s = Rules(passing=False, jack_of_diamonds=True, queen_breaks_hearts=True, ties=Ties.PLAY_ON)
     assert s.summary() == (
         "4 players, to 100, no passing, moon classic, J♦ −10, Q♠ breaks hearts, ties play on"
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import CARDS, cards_of, mask_of
@@ -59,7 +60,7 @@ class Game:
     def awaiting_deal(self) -> bool:
         return not self.over and (self.hand is None or self.hand.phase is HandPhase.SCORED)
 
-    def start_hand(self, hands: list[int | None]) -> HandState:
+    def start_hand(self, hands: Sequence[int | None]) -> HandState:
         if not self.awaiting_deal:
             raise IllegalActionError("a hand is in progress" if not self.over else "game over")
         self.hand = HandState.deal(self.rules, self.number + 1, hands)

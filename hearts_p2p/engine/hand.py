@@ -12,6 +12,7 @@ is replayed with every card revealed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 
 from ..cards import (
@@ -119,7 +120,7 @@ class HandState:
     result: HandResult | None
 
     @classmethod
-    def deal(cls, rules: Rules, number: int, hands: list[int | None]) -> HandState:
+    def deal(cls, rules: Rules, number: int, hands: Sequence[int | None]) -> HandState:
         """Start hand ``number`` (1-based) with each seat's cards as a mask, None where unknown."""
         n = rules.players
         if not isinstance(hands, list | tuple) or len(hands) != n:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from hearts_p2p.cards import Card, cards_of, mask_of, parse_cards
 from hearts_p2p.engine import (
@@ -56,7 +57,7 @@ def no_pass_hand(rules: Rules) -> int:
     return n
 
 
-def playing(rules: Rules, hands: list[int | None], number: int | None = None) -> HandState:
+def playing(rules: Rules, hands: Sequence[int | None], number: int | None = None) -> HandState:
     """A hand dealt straight into play (a no-pass hand unless ``number`` says otherwise)."""
     h = HandState.deal(rules, number or no_pass_hand(rules), hands)
     assert h.phase is HandPhase.PLAYING
