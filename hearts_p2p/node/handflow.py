@@ -1,0 +1,205 @@
+"""One hand's deck protocol as the game protocol sees it: steps, this seat's messages, checks.
+
+It wraps the pure deck: a ``SeatDeck`` for a player, a ``PublicHand`` for an observer (the
+audit). The deck decides what a seat sends and when; this adapter turns that into the steps of
+the game log and holds this seat's messages until their step begins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from ..deck import (
+    DealKeys,
+    DeckCheatError,
+    DeckEchoMismatch,
+    DeckError,
+    Echo,
+    HandParams,
+    Lock,
+    Message,
+    Open,
+    PassCommit,
+    PassReveal,
+    Phase,
+    PublicHand,
+    Randomness,
+    Reveal,
+    SeatDeck,
+    Shuffle,
+    Stage,
+    message_from_wire,
+)
+from ..rules import Rules
+
+__all__ = ["HandFlow", "kind_of"]
+
+_KINDS: dict[type, str] = {
+    Shuffle: "shuffle",
+    Lock: "lock",
+    DealKeys: "deal",
+    PassCommit: "pass_commit",
+    PassReveal: "pass_reveal",
+    Open: "play",
+    Reveal: "reveal",
+}
+
+
+def kind_of(msg: Message) -> str:
+    """The log step kind that carries ``msg``."""
+    if isinstance(msg, Echo):
+        return "echo_shuffle" if msg.stage is Stage.SHUFFLE else "echo_lock"
+    return _KINDS[type(msg)]
+
+
+class HandFlow:
+    """The deck side of one hand for one peer (``seat`` None: an observer with no secrets)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        game_id: bytes,
+        number: int,
+        pass_keys: list[bytes],
+        seat: int | None,
+        rng: Randomness,
+        pass_key: X25519PrivateKey | None,
+    ) -> None:
+        self.params = HandParams.for_rules(rules, game_id, number, pass_keys)
+        self.seat = seat
+        self.deck: SeatDeck | None = None
+        if seat is not None:
+            assert pass_key is not None
+            self.deck = SeatDeck(self.params, seat, pass_key, rng)
+            self.public = self.deck.public
+        else:
+            self.public = PublicHand(self.params)
+        self._outbox: list[Message] = []
+        self._sent: list[Message] = []
+        self._schedule = self.schedule()
+        self._step = 0
+        if self.deck is not None:
+            self._queue(self.deck.start())
+
+    @property
+    def phase(self) -> Phase:
+        return self.public.phase
+
+    @property
+    def alarm(self) -> str | None:
+        """Why this seat's deck stopped the hand on its own (bad keys sealed to it, …)."""
+        return self.deck.alarm_reason if self.deck is not None else None
+
+    def schedule(self) -> list[tuple[str, list[int]]]:
+        """The deck's steps before play, in log order: (name, seats expected)."""
+        n = self.params.players
+        everyone = list(range(n))
+        steps = [(f"shuffle.{k}", [k]) for k in range(n)] + [("echo_shuffle", everyone)]
+        steps += [(f"lock.{k}", [k]) for k in range(n)] + [("echo_lock", everyone)]
+        steps.append(("deal", everyone))
+        if self.params.passing:
+            steps += [("pass_commit", everyone), ("pass_reveal", everyone)]
+        return steps
+
+    def next_step(self) -> tuple[str, list[int]] | None:
+        """The next deck step before play, or None once play may begin."""
+        if self._step < len(self._schedule):
+            self._step += 1
+            return self._schedule[self._step - 1]
+        return None
+
+    # -- this seat ----------------------------------------------------------------------------
+
+    def _queue(self, msgs: list[Message]) -> None:
+        self._outbox += msgs
+
+    def make(self, kind: str) -> dict[str, Any]:
+        """This seat's message for a step of ``kind``, which the deck has already produced."""
+        for i, msg in enumerate(self._outbox):
+            if kind_of(msg) == kind:
+                del self._outbox[i]
+                self._sent.append(msg)
+                return msg.to_wire()
+        raise DeckError(f"this seat has no {kind} message ready")
+
+    def choose_pass(self, cards: list[int]) -> None:
+        assert self.deck is not None
+        if not any(isinstance(m, PassCommit) for m in self._outbox + self._sent):
+            self._queue(self.deck.choose_pass(cards))
+
+    def make_open(self, card: int) -> dict[str, Any]:
+        assert self.deck is not None
+        self._queue(self.deck.open(card))
+        return self.make("play")
+
+    def my_hand(self) -> int:
+        assert self.deck is not None
+        return self.deck.dealt
+
+    def received_cards(self) -> list[int]:
+        if self.deck is None:
+            return []
+        mask = self.deck.received
+        return [c for c in range(52) if mask >> c & 1]
+
+    # -- every message ------------------------------------------------------------------------
+
+    def _parse(self, kind: str, seat: int, body: dict[str, Any]) -> Message:
+        msg = message_from_wire(body)
+        if kind_of(msg) != kind:
+            raise DeckCheatError(seat, f"sent a {kind_of(msg)} message as its {kind}")
+        if msg.seat != seat:
+            raise DeckCheatError(seat, f"sent a message in the name of seat {msg.seat}")
+        return msg
+
+    def accept(self, kind: str, seat: int, body: dict[str, Any]) -> Message:
+        """Check one message of the current step; raises a ``DeckError`` naming the culprit."""
+        msg = self._parse(kind, seat, body)
+        if seat == self.seat:
+            self._own(msg)
+            return msg
+        try:
+            if self.deck is not None:
+                self._queue(self.deck.receive(msg))
+            else:
+                self.public.receive(msg)
+        except DeckEchoMismatch as e:
+            raise DeckError(
+                f"seat {e.seat} saw a different {e.stage} transcript: someone sent different "
+                "decks to different players"
+            ) from None
+        return msg
+
+    def accept_open(self, seat: int, body: dict[str, Any]) -> int:
+        """Check a play's open and return the card it shows."""
+        msg = self.accept("play", seat, body)
+        assert isinstance(msg, Open)
+        return msg.card
+
+    def _own(self, msg: Message) -> None:
+        """Our own message coming back (from our log, or a peer catching us up)."""
+        if msg in self._sent:
+            return
+        if isinstance(msg, Open) and self.deck is not None:
+            self._queue(self.deck.open(msg.card))
+        kind = kind_of(msg)
+        for i, mine in enumerate(self._outbox):
+            if kind_of(mine) == kind:
+                if mine != msg:
+                    raise DeckError(f"a {kind} message signed by this seat is not its own")
+                del self._outbox[i]
+                self._sent.append(mine)
+                return
+        raise DeckError(f"a {kind} message signed by this seat came before its time")
+
+    def audit(self) -> tuple[tuple[int, ...], list[int]]:
+        """After every reveal: the true dealt hands and the cards each seat passed (masks)."""
+        result = self.deck.audit() if self.deck is not None else self.public.audit()
+        if result.problems:
+            raise result.problems[0]
+        passed = [0] * self.params.players
+        for record in result.passes:
+            passed[record.passer] = record.cards
+        return result.dealt, passed

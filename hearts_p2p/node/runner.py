@@ -1,0 +1,286 @@
+"""Running one game over the network: the trio side of a node.
+
+One task alone advances the game: readers (one per peer) and the seat's front end only put
+things on its queue. Before anything is sent, the log entries it depends on are on disk, and the
+seat's secrets are saved before any message that uses them, so a peer killed at any point
+restarts, replays its log and rejoins with the same messages it would have sent.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+import trio
+
+from ..engine import Action
+from ..frontend import Aborted, ChatLine, Event, FrontEnd, GameOver, PeerState, PeerStatus
+from ..log import GameLog, SecretStore
+from ..wire import WireError, decode_frame, pack, unpack
+from .protocol import GameProtocol, ProtocolError, Status
+
+__all__ = ["GameRunner", "Links", "RunnerConfig"]
+
+log = logging.getLogger(__name__)
+MAX_CHAT = 200
+
+
+class Links(Protocol):
+    """Authenticated connections to the other players, by identity key (a mesh)."""
+
+    peers: tuple[bytes, ...]
+
+    def inbox(self, peer: bytes) -> trio.MemoryReceiveChannel[bytes]: ...
+
+    def is_connected(self, peer: bytes) -> bool: ...
+
+    async def wait_change(self) -> None: ...
+
+    async def send(self, peer: bytes, payload: bytes) -> None: ...
+
+    async def broadcast(self, payload: bytes) -> frozenset[bytes]: ...
+
+
+@dataclass(frozen=True)
+class RunnerConfig:
+    absent_timeout: float = 120.0  # a player disconnected this long ends the game
+    linger: float = 2.0  # after the end, keep answering peers that are catching up
+
+
+class GameRunner:
+    def __init__(
+        self,
+        protocol: GameProtocol,
+        links: Links,
+        front: FrontEnd,
+        game_log: GameLog,
+        secrets: SecretStore,
+        config: RunnerConfig = RunnerConfig(),
+        secret_seed: bytes = b"",
+    ) -> None:
+        self.protocol = protocol
+        self.links = links
+        self.front = front
+        self.log = game_log
+        self.secrets = secrets
+        self.config = config
+        self._secret_seed = secret_seed
+        self._saved_choices: dict[str, Any] = dict(protocol.choices)
+        self._queue_in, self._queue = trio.open_memory_channel[Callable[[], Awaitable[None]]](1024)
+        self._choosing = False
+        self._done = trio.Event()
+        self._gone_since: dict[bytes, float] = {}
+        self._nursery: trio.Nursery | None = None
+        self.dropped_frames = 0
+
+    @property
+    def log_path(self) -> str:
+        return str(self.log.path)
+
+    async def run(self) -> Status:
+        """Play the game to its end (finished or aborted) and return how it ended."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for peer in self.links.peers:
+                nursery.start_soon(self._read, peer)
+            nursery.start_soon(self._watch_links)
+            nursery.start_soon(self._watch_absence)
+            await self._flush()
+            for peer in self.links.peers:
+                if self.links.is_connected(peer):
+                    await self._ask_sync(peer)
+            async for job in self._queue:
+                await job()
+                if self.protocol.status in (Status.FINISHED, Status.ABORTED):
+                    break
+            with trio.move_on_after(self.config.linger):
+                async for job in self._queue:
+                    await job()
+            nursery.cancel_scope.cancel()
+        self.log.close()
+        return self.protocol.status
+
+    # -- controls for the front end -----------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        frame = pack({"t": "chat", "text": text[:MAX_CHAT]})
+        self._post(lambda: self._broadcast_raw(frame))
+
+    def quit(self) -> None:
+        async def job() -> None:
+            me = self.protocol.me
+            name = (
+                self.protocol.genesis.players[me].name
+                if self.protocol.genesis and me is not None
+                else "?"
+            )
+            self.protocol.quit(name)
+            await self._flush()
+
+        self._post(job)
+
+    def _post(self, job: Callable[[], Awaitable[None]]) -> None:
+        try:
+            self._queue_in.send_nowait(job)
+        except (trio.WouldBlock, trio.ClosedResourceError):
+            log.warning("control queue full; dropped a request")
+
+    # -- the game task ------------------------------------------------------------------------
+
+    async def _flush(self) -> None:
+        p = self.protocol
+        out, entries, events = p.drain()
+        if p.choices != self._saved_choices:
+            self.secrets.save({"secret": self._secret_seed, "choices": p.choices})
+            self._saved_choices = dict(p.choices)
+        for e in entries:
+            self.log.append(e)
+        if entries:
+            self.log.sync()
+        for msg in out:
+            await self._broadcast_raw(msg.raw)
+        for ev in events:
+            await self.front.notify(self._with_paths(ev))
+        self._maybe_choose()
+
+    def _with_paths(self, ev: Event) -> Event:
+        if isinstance(ev, GameOver | Aborted):
+            return replace(ev, log_path=self.log_path)
+        return ev
+
+    async def _broadcast_raw(self, raw: bytes) -> None:
+        await self.links.broadcast(raw)
+
+    def _maybe_choose(self) -> None:
+        if self._choosing or self.protocol.choice_needed() is None:
+            return
+        view = self.protocol.choice_needed()
+        assert view is not None
+        self._choosing = True
+
+        async def ask() -> None:
+            action = await self.front.choose(view)
+            self._post(lambda: self._submit(action))
+
+        assert self._nursery is not None
+        self._nursery.start_soon(ask)
+
+    async def _submit(self, action: Action) -> None:
+        self._choosing = False
+        try:
+            self.protocol.submit(action)
+        except ProtocolError as e:
+            log.warning("front end chose %s: %s", action, e)
+        await self._flush()
+
+    # -- reading ------------------------------------------------------------------------------
+
+    async def _read(self, peer: bytes) -> None:
+        async for frame in self.links.inbox(peer):
+            self._post_frame(peer, frame)
+
+    def _post_frame(self, peer: bytes, frame: bytes) -> None:
+        async def job() -> None:
+            await self._handle(peer, frame)
+
+        try:
+            self._queue_in.send_nowait(job)
+        except trio.WouldBlock:
+            self.dropped_frames += 1
+
+    async def _handle(self, peer: bytes, frame: bytes) -> None:
+        try:
+            head = unpack(frame)
+        except WireError:
+            self.dropped_frames += 1
+            return
+        if isinstance(head, dict):
+            await self._control(peer, head)
+            return
+        try:
+            msg = decode_frame(frame)
+        except WireError as e:
+            log.info("dropped a bad frame from a peer: %s", e)
+            self.dropped_frames += 1
+            return
+        self.protocol.receive(msg)
+        await self._flush()
+
+    async def _control(self, peer: bytes, frame: dict[str, Any]) -> None:
+        kind = frame.get("t")
+        if kind == "chat" and isinstance(frame.get("text"), str):
+            seat = self._seat_of_key(peer)
+            if seat is not None:
+                await self.front.notify(ChatLine(seat, frame["text"][:MAX_CHAT]))
+        elif kind == "sync" and isinstance(frame.get("have"), int):
+            await self._answer_sync(peer, max(0, frame["have"]))
+        else:
+            self.dropped_frames += 1
+
+    def _seat_of_key(self, key: bytes) -> int | None:
+        g = self.protocol.genesis
+        if g is None:
+            return None
+        player = g.index_of(key)
+        if player is None:
+            return None
+        seats = self.protocol.seat_of
+        return seats[player] if seats else player
+
+    # -- catching peers up --------------------------------------------------------------------
+
+    async def _ask_sync(self, peer: bytes) -> None:
+        await self._send_quietly(peer, pack({"t": "sync", "have": len(self.protocol.entries)}))
+
+    async def _answer_sync(self, peer: bytes, have: int) -> None:
+        p = self.protocol
+        for raw in p.entries[have:]:
+            await self._send_quietly(peer, raw)
+        for msg in p.step.in_order():
+            await self._send_quietly(peer, msg.raw)
+
+    async def _send_quietly(self, peer: bytes, frame: bytes) -> None:
+        try:
+            await self.links.send(peer, frame)
+        except Exception as e:  # a peer that went away mid-send is handled by the watcher
+            log.debug("send to a peer failed: %s", e)
+
+    async def _watch_links(self) -> None:
+        connected = {p: self.links.is_connected(p) for p in self.links.peers}
+        while True:
+            await self.links.wait_change()
+            for peer in self.links.peers:
+                now = self.links.is_connected(peer)
+                if now == connected[peer]:
+                    continue
+                connected[peer] = now
+                if now:
+                    self._gone_since.pop(peer, None)
+                    self._post(functools.partial(self._ask_sync, peer))
+                else:
+                    self._gone_since[peer] = trio.current_time()
+                seat = self._seat_of_key(peer)
+                if seat is not None:
+                    status = PeerStatus.CONNECTED if now else PeerStatus.WAITING
+                    self._post(functools.partial(self.front.notify, PeerState(seat, status)))
+
+    async def _watch_absence(self) -> None:
+        for peer in self.links.peers:
+            if not self.links.is_connected(peer):
+                self._gone_since[peer] = trio.current_time()
+        while True:
+            await trio.sleep(min(1.0, self.config.absent_timeout / 4))
+            now = trio.current_time()
+            for peer, since in list(self._gone_since.items()):
+                if now - since >= self.config.absent_timeout:
+                    self._post(functools.partial(self._give_up, peer))
+
+    async def _give_up(self, peer: bytes) -> None:
+        g = self.protocol.genesis
+        player = g.index_of(peer) if g else None
+        if player is not None and self.protocol.status is Status.RUNNING:
+            self.protocol.give_up_on(player, self.config.absent_timeout)
+            await self._flush()

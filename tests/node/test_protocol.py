@@ -1,0 +1,36 @@
+"""Whole games between in-memory players: every peer verifies everything and ends identical."""
+
+from __future__ import annotations
+
+import pytest
+
+from hearts_p2p.node.protocol import Status
+from hearts_p2p.rules import Moon, Rules
+
+from .table import Table
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(players=3, target=20),
+        Rules(players=4, target=26),
+        Rules(players=5, target=20, moon=Moon.CHOICE),
+        Rules(players=6, target=15, jack_of_diamonds=True),
+    ],
+    ids=["3p", "4p", "5p", "6p"],
+)
+def test_whole_game_every_peer_agrees(rules: Rules) -> None:
+    table = Table(rules, seed=rules.players)
+    table.run()
+    protos = table.protos
+    assert all(p.status is Status.FINISHED for p in protos), [p.abort for p in protos]
+    assert len({p.head for p in protos}) == 1
+    assert len({tuple(p.entries) for p in protos}) == 1
+    game = protos[0].game
+    assert game is not None and game.result is not None
+    assert max(game.totals) >= rules.target
+    assert all(p.game is not None and p.game.totals == game.totals for p in protos)
+    # The seat order is a permutation agreed by all.
+    assert len({tuple(p.player_at) for p in protos}) == 1
+    assert sorted(protos[0].player_at) == list(range(rules.players))
