@@ -208,3 +208,25 @@ def test_every_seat_gets_its_share(players: int) -> None:
         tricks += 1
     assert len(h.tricks) == rules.cards_each
     assert all(len(t.cards) == players for t in h.tricks)
+
+
+def test_messages_name_the_rule() -> None:
+    deal = masks(
+        "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC 2D",
+        "AC 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+        "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+        "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+    )
+    h = playing(Rules(), deal)
+    assert illegal(h, 0, "3C") == "you must lead 2♣"
+    assert illegal(h, 1, "AC") == "not your turn"
+    play(h, "2C AC")
+    assert illegal(h, 2, "QS") == "no points on the first trick"
+    play(h, "2S 2H")  # seat 3 holds only hearts: the first-trick exception
+    assert h.turn == 1
+    play(h, "3D 3S 3H")
+    assert illegal(h, 0, "3C") == "you must follow ♦"
+    play(h, "2D")
+    assert h.turn == 1
+    assert h.tricks[1].winner == 1
+    assert illegal(h, 1, "AS") == "you do not hold A♠"
