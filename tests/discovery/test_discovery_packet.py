@@ -45,7 +45,8 @@ def ad(**changes: object) -> Announcement:
 
 def resign(fields: dict[str, object], identity: Identity = HOST) -> bytes:
     """A correctly signed packet around arbitrary fields, to reach the schema checks."""
-    signed = MAGIC + bytes((1, 1)) + msgpack.packb(fields, use_bin_type=True)
+    body: bytes = msgpack.packb(fields, use_bin_type=True)
+    signed = MAGIC + bytes((1, 1)) + body
     return signed + identity.sign(b"hearts-p2p announcement\0" + signed)
 
 

@@ -1,0 +1,102 @@
+"""An authenticated, framed connection to one peer, and the two ways to get one."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import trio
+
+from hearts_p2p.identity import Identity
+
+from .framing import DEFAULT_MAX_FRAME, FramedStream
+from .handshake import handshake
+
+__all__ = ["Connection", "accept_connection", "open_connection"]
+
+
+class Connection(trio.abc.AsyncResource):
+    """Frames to and from one authenticated peer.
+
+    Sends are serialized by a :class:`trio.StrictFIFOLock`, so any number of tasks may send and
+    frames never interleave; exactly one task should receive.
+    """
+
+    def __init__(self, frames: FramedStream, peer_key: bytes) -> None:
+        self._frames = frames
+        self._send_lock = trio.StrictFIFOLock()
+        self.peer_key = peer_key
+
+    @property
+    def local(self) -> tuple[str, int] | None:
+        return _address(self._frames.stream, remote=False)
+
+    @property
+    def remote(self) -> tuple[str, int] | None:
+        """The peer's (host, port), when the stream is a socket."""
+        return _address(self._frames.stream, remote=True)
+
+    async def send(self, payload: bytes) -> None:
+        """Send one frame; :class:`ConnectionClosed` if the stream is gone."""
+        async with self._send_lock:
+            await self._frames.send_frame(payload)
+
+    async def receive(self) -> bytes:
+        """The next frame; :class:`ConnectionClosed` at the end, :class:`FrameTooLarge`."""
+        return await self._frames.receive_frame()
+
+    async def aclose(self) -> None:
+        await self._frames.aclose()
+
+
+def _address(stream: trio.abc.Stream, *, remote: bool) -> tuple[str, int] | None:
+    if not isinstance(stream, trio.SocketStream):
+        return None
+    try:
+        name = stream.socket.getpeername() if remote else stream.socket.getsockname()
+    except OSError:
+        return None
+    return (str(name[0]), int(name[1]))
+
+
+async def accept_connection(
+    stream: trio.abc.Stream,
+    identity: Identity,
+    table_id: bytes,
+    *,
+    expected: Collection[bytes] | None = None,
+    max_frame: int = DEFAULT_MAX_FRAME,
+) -> Connection:
+    """Authenticate an inbound ``stream``. The caller closes it if this raises."""
+    frames = FramedStream(stream, max_frame)
+    key = await handshake(frames, identity, table_id, dialer=False, expected=expected)
+    return Connection(frames, key)
+
+
+async def open_connection(
+    host: str,
+    port: int,
+    identity: Identity,
+    table_id: bytes,
+    *,
+    expected: bytes | None = None,
+    max_frame: int = DEFAULT_MAX_FRAME,
+) -> Connection:
+    """Dial ``host:port`` and authenticate; ``expected`` is the key we mean to reach.
+
+    Raises :class:`OSError` if the connection fails and :class:`HandshakeError` if the peer
+    does not prove the expected key. Callers bound the time with a cancel scope.
+    """
+    stream = await trio.open_tcp_stream(host, port)
+    try:
+        frames = FramedStream(stream, max_frame)
+        key = await handshake(
+            frames,
+            identity,
+            table_id,
+            dialer=True,
+            expected=None if expected is None else (expected,),
+        )
+    except BaseException:
+        await trio.aclose_forcefully(stream)
+        raise
+    return Connection(frames, key)

@@ -1,0 +1,65 @@
+"""Length-prefixed frames over a byte stream: 4-byte big-endian length, then the payload.
+
+The length is checked against a maximum before anything is read, so a peer cannot make us
+buffer more than one maximum-sized frame.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import trio
+
+from .errors import ConnectionClosed, FrameTooLarge, TruncatedFrame
+
+__all__ = ["DEFAULT_MAX_FRAME", "FramedStream"]
+
+DEFAULT_MAX_FRAME = 1 << 20
+_LENGTH = struct.Struct(">I")
+_CHUNK = 1 << 16
+
+
+class FramedStream:
+    """Frames over a :class:`trio.abc.Stream`; not safe for two concurrent senders."""
+
+    def __init__(self, stream: trio.abc.Stream, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        if not 0 < max_frame < 2**32:
+            raise ValueError("max_frame must fit a 4-byte length")
+        self.stream = stream
+        self.max_frame = max_frame
+        self._buffer = bytearray()
+
+    async def send_frame(self, payload: bytes) -> None:
+        if len(payload) > self.max_frame:
+            raise FrameTooLarge(len(payload), self.max_frame)
+        try:
+            # One write, so a small frame travels in one segment.
+            await self.stream.send_all(_LENGTH.pack(len(payload)) + payload)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as e:
+            raise ConnectionClosed(str(e) or "connection lost while sending") from e
+
+    async def receive_frame(self, limit: int | None = None) -> bytes:
+        """The next frame; ``limit`` lowers the maximum for this frame (handshake messages)."""
+        limit = self.max_frame if limit is None else min(limit, self.max_frame)
+        (size,) = _LENGTH.unpack(await self._receive_exactly(_LENGTH.size, at_boundary=True))
+        if size > limit:
+            raise FrameTooLarge(size, limit)
+        return await self._receive_exactly(size, at_boundary=False)
+
+    async def _receive_exactly(self, n: int, *, at_boundary: bool) -> bytes:
+        while len(self._buffer) < n:
+            try:
+                chunk = await self.stream.receive_some(max(_CHUNK, n - len(self._buffer)))
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as e:
+                raise ConnectionClosed(str(e) or "connection lost while receiving") from e
+            if not chunk:
+                if at_boundary and not self._buffer:
+                    raise ConnectionClosed("peer closed the connection")
+                raise TruncatedFrame("stream ended inside a frame")
+            self._buffer += chunk
+        data = bytes(self._buffer[:n])
+        del self._buffer[:n]
+        return data
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()

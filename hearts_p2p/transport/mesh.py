@@ -1,0 +1,313 @@
+"""A full mesh of authenticated connections between the seats of one table.
+
+Each pair of peers has exactly one connection: the peer with the lower public key dials, the
+higher one accepts, and a connection the rule did not call for is refused. A dialer that loses
+its connection redials with backoff for as long as the mesh is open; an acceptor takes a new
+connection from a known key in place of the old one, which is how a restarted peer comes back
+(it must listen at the same roster address). Received frames go to one bounded channel per peer,
+so a peer that floods us fills only its own queue and then waits on TCP backpressure.
+
+Anything wrong from outside (a stranger, a failed handshake, an oversized frame) is logged,
+counted in :attr:`Mesh.drops`, and costs only that one connection.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import NoReturn
+
+import trio
+
+from hearts_p2p.identity import Identity, fingerprint
+
+from .connection import Connection, accept_connection, open_connection
+from .errors import (
+    ConnectionClosed,
+    FrameTooLarge,
+    HandshakeError,
+    PeerUnavailable,
+    TransportError,
+    TruncatedFrame,
+)
+from .framing import DEFAULT_MAX_FRAME
+
+__all__ = ["Member", "Mesh", "MeshConfig", "open_mesh"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One seat's identity key and the address it listens on.
+
+    The address may be ``None`` for the peer that dials everyone (the lowest key) or for this
+    node itself; peers that are dialed need one.
+    """
+
+    public_key: bytes
+    address: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class MeshConfig:
+    """Limits and timeouts; the mesh applies the timeouts with cancel scopes."""
+
+    max_frame: int = DEFAULT_MAX_FRAME
+    inbox_size: int = 256
+    connect_timeout: float = 5.0
+    handshake_timeout: float = 5.0
+    retry_initial: float = 0.05
+    retry_max: float = 1.0
+    max_pending_handshakes: int = 32
+
+
+DEFAULT_MESH_CONFIG = MeshConfig()
+
+
+class Mesh:
+    """Connections to every other seat; made by :func:`open_mesh`.
+
+    The node reads each peer's frames from :meth:`inbox` and writes with :meth:`send` or
+    :meth:`broadcast`. Connection changes (up, down, replaced) wake :meth:`wait_change`.
+    """
+
+    def __init__(
+        self,
+        identity: Identity,
+        table_id: bytes,
+        roster: Iterable[Member],
+        config: MeshConfig,
+    ) -> None:
+        self._identity = identity
+        self._table_id = table_id
+        self._config = config
+        me = identity.public_key
+        self._members = {m.public_key: m for m in roster if m.public_key != me}
+        self.peers: tuple[bytes, ...] = tuple(sorted(self._members))
+        self._dials = frozenset(k for k in self.peers if me < k)
+        self._accepts = frozenset(k for k in self.peers if k < me)
+        for key in self._dials:
+            if self._members[key].address is None:
+                raise ValueError(f"peer {fingerprint(key)} is dialed but has no address")
+        inboxes = {k: trio.open_memory_channel[bytes](config.inbox_size) for k in self.peers}
+        self._inbox_in = {k: pair[0] for k, pair in inboxes.items()}
+        self._inbox_out = {k: pair[1] for k, pair in inboxes.items()}
+        self._connections: dict[bytes, Connection] = {}
+        self._scopes: dict[Connection, trio.CancelScope] = {}
+        self._changed = trio.Event()
+        self._pending = 0
+        self._nursery: trio.Nursery | None = None
+        self.drops: collections.Counter[str] = collections.Counter()
+
+    # -- what the node uses ---------------------------------------------------------------
+
+    def inbox(self, peer: bytes) -> trio.MemoryReceiveChannel[bytes]:
+        """Frames received from ``peer``, in order, across reconnections."""
+        return self._inbox_out[peer]
+
+    def connection(self, peer: bytes) -> Connection | None:
+        """The live connection to ``peer``, if any (for its address, say)."""
+        return self._connections.get(peer)
+
+    def is_connected(self, peer: bytes) -> bool:
+        return peer in self._connections
+
+    def connected(self) -> frozenset[bytes]:
+        return frozenset(self._connections)
+
+    async def wait_change(self) -> None:
+        """Return after the next connection comes up, goes down or is replaced."""
+        await self._changed.wait()
+
+    async def wait_connected(self, peers: Collection[bytes] | None = None) -> None:
+        """Wait until every one of ``peers`` (default: all) is connected."""
+        wanted = set(self.peers if peers is None else peers)
+        while not wanted <= self._connections.keys():
+            await self.wait_change()
+
+    async def send(self, peer: bytes, payload: bytes) -> None:
+        """Send one frame to ``peer``; :class:`PeerUnavailable` if it is not connected."""
+        conn = self._connections.get(peer)
+        if conn is None:
+            raise PeerUnavailable(f"{fingerprint(peer)} is not connected")
+        try:
+            await conn.send(payload)
+        except ConnectionClosed as e:
+            self._drop(conn)
+            raise PeerUnavailable(f"{fingerprint(peer)}: {e}") from e
+
+    async def broadcast(self, payload: bytes) -> frozenset[bytes]:
+        """Send one frame to every peer at once; the peers it did not reach."""
+        missed: set[bytes] = set()
+
+        async def one(peer: bytes) -> None:
+            try:
+                await self.send(peer, payload)
+            except PeerUnavailable:
+                missed.add(peer)
+
+        async with trio.open_nursery() as nursery:
+            for peer in self.peers:
+                nursery.start_soon(one, peer)
+        return frozenset(missed)
+
+    def adopt(self, conn: Connection) -> None:
+        """Take over a connection authenticated elsewhere (say, the lobby's) for its peer."""
+        if conn.peer_key not in self._members:
+            raise ValueError(f"{fingerprint(conn.peer_key)} is not in the roster")
+        assert self._nursery is not None, "adopt while the mesh is open"
+        self._install(conn)
+
+    # -- connections ----------------------------------------------------------------------
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def _install(self, conn: Connection) -> None:
+        assert self._nursery is not None
+        old = self._connections.get(conn.peer_key)
+        if old is not None:
+            self.drops["replaced"] += 1
+            log.info("%s reconnected; replacing its old connection", fingerprint(conn.peer_key))
+            self._scopes[old].cancel()
+        self._connections[conn.peer_key] = conn
+        self._scopes[conn] = trio.CancelScope()
+        self._nursery.start_soon(self._read, conn)
+        self._notify()
+
+    def _drop(self, conn: Connection) -> None:
+        if self._connections.get(conn.peer_key) is conn:
+            del self._connections[conn.peer_key]
+            self._notify()
+        scope = self._scopes.get(conn)
+        if scope is not None:
+            scope.cancel()
+
+    async def _read(self, conn: Connection) -> None:
+        peer = fingerprint(conn.peer_key)
+        inbox = self._inbox_in[conn.peer_key]
+        try:
+            with self._scopes[conn]:
+                while True:
+                    await inbox.send(await conn.receive())
+        except FrameTooLarge as e:
+            self.drops["oversize"] += 1
+            log.warning("closing connection to %s: %s", peer, e)
+        except TruncatedFrame:
+            self.drops["truncated"] += 1
+            log.warning("connection to %s ended inside a frame", peer)
+        except ConnectionClosed as e:
+            log.info("connection to %s closed: %s", peer, e)
+        except trio.BrokenResourceError:
+            log.warning("inbox of %s closed by its reader; closing the connection", peer)
+        finally:
+            self._drop(conn)
+            del self._scopes[conn]
+            await trio.aclose_forcefully(conn)
+
+    async def _dial(self, key: bytes) -> NoReturn:
+        address = self._members[key].address
+        assert address is not None
+        delay = self._config.retry_initial
+        while True:
+            if key in self._connections:
+                await self.wait_change()
+                continue
+            try:
+                with trio.fail_after(self._config.connect_timeout + self._config.handshake_timeout):
+                    conn = await open_connection(
+                        *address,
+                        self._identity,
+                        self._table_id,
+                        expected=key,
+                        max_frame=self._config.max_frame,
+                    )
+            except (OSError, trio.TooSlowError, TransportError) as e:
+                reason = e.reason if isinstance(e, HandshakeError) else "dial"
+                self.drops[f"dial:{reason}"] += 1
+                log.debug("dialing %s at %s:%d: %r", fingerprint(key), *address, e)
+                await trio.sleep(delay)
+                delay = min(delay * 2, self._config.retry_max)
+                continue
+            delay = self._config.retry_initial
+            self._install(conn)
+
+    async def _accept_one(self, stream: trio.SocketStream) -> None:
+        if self._pending >= self._config.max_pending_handshakes:
+            self.drops["busy"] += 1
+            await trio.aclose_forcefully(stream)
+            return
+        self._pending += 1
+        try:
+            with trio.fail_after(self._config.handshake_timeout):
+                conn = await accept_connection(
+                    stream,
+                    self._identity,
+                    self._table_id,
+                    expected=self._accepts,
+                    max_frame=self._config.max_frame,
+                )
+        except (trio.TooSlowError, HandshakeError) as e:
+            reason = e.reason if isinstance(e, HandshakeError) else "timeout"
+            self.drops[f"handshake:{reason}"] += 1
+            log.warning("refused a connection from %s: %s", _remote(stream), reason)
+            await trio.aclose_forcefully(stream)
+            return
+        finally:
+            self._pending -= 1
+        self._install(conn)
+
+    async def _serve(self, listener: trio.SocketListener) -> NoReturn:
+        assert self._nursery is not None
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as e:
+                # Out of file descriptors and the like: back off rather than spin.
+                log.warning("accept failed: %s", e)
+                await trio.sleep(self._config.retry_max)
+                continue
+            self._nursery.start_soon(self._accept_one, stream)
+
+
+def _remote(stream: trio.SocketStream) -> str:
+    try:
+        host, port = stream.socket.getpeername()[:2]
+    except OSError:
+        return "?"
+    return f"{host}:{port}"
+
+
+@contextlib.asynccontextmanager
+async def open_mesh(
+    identity: Identity,
+    table_id: bytes,
+    roster: Iterable[Member],
+    *,
+    listeners: Sequence[trio.SocketListener] = (),
+    config: MeshConfig = DEFAULT_MESH_CONFIG,
+) -> AsyncIterator[Mesh]:
+    """Connect to every other member of ``roster`` (which may include this node).
+
+    ``listeners`` are where the higher-keyed side accepts; the caller opened them (it had to
+    announce the port) and still owns them. The mesh dials at once and keeps redialing;
+    use :meth:`Mesh.wait_connected` under a cancel scope to wait for everyone.
+    """
+    mesh = Mesh(identity, table_id, roster, config)
+    async with trio.open_nursery() as nursery:
+        mesh._nursery = nursery
+        for listener in listeners:
+            nursery.start_soon(mesh._serve, listener)
+        for key in sorted(mesh._dials):
+            nursery.start_soon(mesh._dial, key)
+        try:
+            yield mesh
+        finally:
+            nursery.cancel_scope.cancel()
+            for channel in mesh._inbox_in.values():
+                channel.close()
