@@ -1,0 +1,30 @@
+"""Helpers to set up hand-made positions: a full deal from per-seat card lists, then plays."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hearts_p2p.cards import mask_of, parse_cards
+from hearts_p2p.engine import Game, HandState, PlayCard, SeatView
+from hearts_p2p.rules import Rules
+
+
+def position(rules: Rules, number: int, hands: list[str], plays: str = "") -> Game:
+    """A game in hand ``number`` dealt ``hands`` (one string per seat), after ``plays`` in order.
+
+    ``plays`` names cards only; each is played, checked, by the seat whose turn it is.
+    """
+    game = Game(rules)
+    game.hand = HandState.deal(rules, number, [mask_of(parse_cards(h)) for h in hands])
+    for card in parse_cards(plays):
+        seat = game.to_act()[0]
+        game.apply(seat, PlayCard(card))
+    return game
+
+
+def view_to_act(game: Game) -> SeatView:
+    return SeatView.of(game, game.to_act()[0])
+
+
+def no_pass(rules: Rules) -> Rules:
+    return dataclasses.replace(rules, passing=False)
