@@ -55,7 +55,7 @@ from .genesis import Genesis, GenesisError
 from .handflow import HandFlow
 from .steps import Step
 
-__all__ = ["Abort", "GameProtocol", "ProtocolError", "Status"]
+__all__ = ["Abort", "GameProtocol", "HandRecord", "ProtocolError", "Status"]
 
 MAX_FUTURE = 64  # buffered messages per sender from steps not begun yet
 MAX_REASON = 200
@@ -70,6 +70,18 @@ class Status(Enum):
     RUNNING = "running"
     FINISHED = "finished"
     ABORTED = "aborted"
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A hand as the end-of-hand audit established it: true deal, passes and every trick."""
+
+    number: int
+    dealt: tuple[int, ...]  # mask per seat
+    passed: tuple[int, ...]  # mask per seat (0 in a no-pass hand)
+    replay: HandState  # the hand replayed with every card known
+    totals: tuple[int, ...]  # running totals after it, per seat
+    player_at: tuple[int, ...]  # seat -> player
 
 
 @dataclass(frozen=True)
@@ -128,7 +140,7 @@ class GameProtocol:
         self.events: list[Event] = []
         self.new_entries: list[bytes] = []
         self.dropped = 0
-        self.on_hand_audited: Callable[[int, list[int]], None] | None = None
+        self.on_hand_audited: Callable[[HandRecord], None] | None = None
 
     # -- derived secrets -----------------------------------------------------------------------
 
@@ -585,12 +597,10 @@ class GameProtocol:
                     self.player_at[seat],
                     f"hand {live.number}: {e.rule} (found by the end-of-hand replay)",
                 ) from None
-        if replay.result != live.result:
-            raise _Cheat(
-                self.player_at[0], "the replayed hand scores differently"
-            )  # unreachable for honest logs
         if self.on_hand_audited is not None:
-            self.on_hand_audited(live.number, list(dealt))
+            record = HandRecord(live.number, tuple(dealt), tuple(passed), replay,
+                                tuple(self.game.totals), tuple(self.player_at))  # fmt: skip
+            self.on_hand_audited(record)
         result = live.result
         assert result is not None
         if self.my_seat is not None:

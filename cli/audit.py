@@ -1,0 +1,114 @@
+"""``hearts audit LOG`` checks a finished game; ``hearts replay LOG`` shows it trick by trick."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from hearts_p2p.audit import AuditReport, HandSummary, audit_log
+from hearts_p2p.cards import Card
+
+from .render import Style, clean
+
+EXIT_VALID = 0
+EXIT_INVALID = 4
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="verify a finished game from its log, offline",
+        description="Verify a game log on its own: signatures, the hash chain, the genesis, the "
+        "deck protocol and its end-of-hand audits, every play through the rules, every score.",
+        epilog="exit codes: 0 the log is valid (a finished game, or an aborted one whose log is "
+        "consistent), 4 the log is not valid, 2 usage.\n"
+        "example: hearts audit ~/.local/share/hearts-p2p/games/3f2a….log --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("log", type=Path, help="the game log file")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.set_defaults(func=run_audit)
+
+    r = sub.add_parser(
+        "replay",
+        help="show a logged game trick by trick",
+        description="Show a game from its log: passes, every trick, points and totals.",
+        epilog="example: hearts replay game.log",
+    )
+    r.add_argument("log", type=Path, help="the game log file")
+    r.set_defaults(func=run_replay)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    report = audit_log(args.log)
+    if args.json:
+        json.dump(report.to_json(), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        style = Style.for_stream(sys.stdout)
+        sys.stdout.write("\n".join(render_report(report, style, tricks=False)) + "\n")
+    return EXIT_VALID if report.valid else EXIT_INVALID
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    report = audit_log(args.log)
+    style = Style.for_stream(sys.stdout)
+    sys.stdout.write("\n".join(render_report(report, style, tricks=True)) + "\n")
+    return EXIT_VALID if report.valid else EXIT_INVALID
+
+
+def _card(style: Style, text: str) -> str:
+    return style.card(Card.parse(text))
+
+
+def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[str]:
+    lines = [f"Game log {report.path}: {report.entries} entries"]
+    if report.table:
+        lines.append(f"Table {clean(report.table)!r}: {report.rules}")
+    for p in report.players:
+        bot = " (bot)" if p["bot"] else ""
+        lines.append(f"  seat {p['seat']}: {clean(p['name'])}{bot}, key {p['fingerprint']}")
+    for hand in report.hands:
+        lines += _hand_lines(report, hand, style, tricks)
+    if report.totals:
+        lines.append("Totals: " + ", ".join(
+            f"{clean(report.players[s]['name'])} {t}" for s, t in enumerate(report.totals)
+        ))  # fmt: skip
+    if report.winners:
+        lines.append("Winner: " + ", ".join(report.name(w) for w in report.winners))
+    if report.abort:
+        a = report.abort
+        blamed = f"; blamed: {a['blamed']}" if a.get("blamed") else ""
+        by = f" (reported by {clean(str(a['reported_by']))})" if a.get("reported_by") else ""
+        lines.append(f"Aborted: {clean(a['reason'], 300)}{blamed}{by}")
+    if report.final_hash:
+        lines.append(f"Final hash: {report.final_hash}")
+    lines += [f"PROBLEM {problem}" for problem in report.problems]
+    if report.valid:
+        verdict = (
+            "VALID: a finished game" if report.status == "finished" else "VALID: an aborted game"
+        )
+    else:
+        verdict = f"INVALID: {len(report.problems)} problem(s)"
+    lines.append(verdict)
+    return lines
+
+
+def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bool) -> list[str]:
+    name = report.name
+    out = [f"Hand {hand.number} (dealer {name(hand.dealer)}, pass {hand.pass_direction})"]
+    for src, dst, cards in hand.passes:
+        shown = " ".join(_card(style, c) for c in cards)
+        out.append(f"  {name(src)} passed {shown} to {name(dst)}")
+    if tricks:
+        for i, t in enumerate(hand.tricks, 1):
+            plays = ", ".join(f"{name(s)} {_card(style, c)}" for s, c in t.plays)
+            pts = f" ({t.points} pts)" if t.points else ""
+            out.append(f"  trick {i}: {plays} → {name(t.winner)}{pts}")
+    if hand.moon is not None:
+        out.append(f"  {name(hand.moon)} shot the moon")
+    out.append("  points: " + ", ".join(f"{p:+d}" for p in hand.points))
+    out.append("  totals: " + ", ".join(str(t) for t in hand.totals))
+    return out
