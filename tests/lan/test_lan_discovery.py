@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from lan_netns import PEER_INTERFACE, Lan, private_lan, require_netns
@@ -67,3 +68,23 @@ def test_lan_discovery_under_loss(broadcast: bool) -> None:
     require_netns("tc")
     with private_lan(4, loss_percent=10) as lan:
         find_table(lan, broadcast)
+
+
+def test_lan_full_mesh_under_loss() -> None:
+    """Four peers build the full TCP mesh across the bridge with 10 % of packets lost."""
+    require_netns("tc")
+    script = str(Path(__file__).with_name("mesh_peer.py"))
+    with private_lan(4, loss_percent=10) as lan:
+        peers = [
+            subprocess.Popen(
+                lan.command(i, script, str(i), *lan.addresses),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for i in range(4)
+        ]
+        outputs = [p.communicate(timeout=45) for p in peers]
+    for p, (out, err) in zip(peers, outputs, strict=True):
+        assert p.returncode == 0, err
+        assert json.loads(out)["connected_s"] < 30
