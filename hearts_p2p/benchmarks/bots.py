@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "table_hands": args.hands * len(setup.lineups),
         "lineups": [list(lu) for lu in setup.lineups],
         "seed": args.seed,
-        "montecarlo": {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms},
+        "montecarlo": _montecarlo_setting(args) if "montecarlo" in names else None,
         "jobs": args.jobs,
         "wall_seconds": round(wall, 2),
         "parent_cpu_seconds": round(time.process_time() - cpu, 2),
@@ -197,14 +197,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _montecarlo_setting(args: argparse.Namespace) -> dict[str, Any]:
+    return {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms}
+
+
 def render(r: dict[str, Any]) -> str:
     mc = r["montecarlo"]
-    budget = f"{mc['samples']} worlds/move" if "samples" in mc else f"{mc['budget_ms']} ms/move"
+    if mc is None:
+        budget = ""
+    elif "samples" in mc:
+        budget = f"; montecarlo at {mc['samples']} worlds/move"
+    else:
+        budget = f"; montecarlo at {mc['budget_ms']:g} ms/move"
     lines = [
         f"bots: {r['deals']} duplicate deals ({r['table_hands']} hands), {r['players']} players, "
         f"{r['preset']} rules, seed {r['seed']}",
         f"  tables: {'; '.join(' '.join(lu) for lu in r['lineups'])}",
-        f"  {r['wall_seconds']} s wall with {r['jobs']} job(s); montecarlo at {budget}",
+        f"  {r['wall_seconds']} s wall with {r['jobs']} job(s){budget}",
     ]
     for name, s in r["strategies"].items():
         lines.append(
