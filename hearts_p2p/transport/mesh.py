@@ -54,7 +54,12 @@ class Member:
 
 @dataclass(frozen=True)
 class MeshConfig:
-    """Limits and timeouts; the mesh applies the timeouts with cancel scopes."""
+    """Limits and timeouts; the mesh applies the timeouts with cancel scopes.
+
+    A dial gets ``connect_timeout + handshake_timeout`` for connecting and authenticating
+    together; an inbound connection gets ``handshake_timeout`` to authenticate. Redials back
+    off from ``retry_initial`` to ``retry_max`` seconds.
+    """
 
     max_frame: int = DEFAULT_MAX_FRAME
     inbox_size: int = 256
