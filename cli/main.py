@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import audit, bench
+from . import audit, bench, play
 from . import list as list_command
 
 EXIT_CODES = """exit codes:
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    play.add_parsers(sub)
     list_command.add_parser(sub)
     audit.add_parsers(sub)
     bench.add_parser(sub)

@@ -1,0 +1,324 @@
+"""A player's whole session: host or join a table (or resume one), then play it to the end.
+
+This is what the ``hearts`` commands call. It owns the sockets: the TCP listener (lobby, then
+mesh), the announcer, the mesh, and the files under the data directory.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from ..discovery import DiscoveryConfig, TableState, announce, open_browser
+from ..discovery.directory import TableInfo
+from ..engine import GameResult
+from ..frontend import FrontEnd, Notice
+from ..identity import Identity
+from ..log import GameLog
+from ..netif import Interface
+from ..rules import Rules
+from ..transport import Member, open_mesh
+from ..wire import WireError, decode_frame
+from .genesis import Genesis, Player
+from .lobby import LobbyError, Seat, host_lobby, join_lobby, start_players
+from .protocol import Abort, GameProtocol, Status
+from .runner import GameRunner, RunnerConfig
+from .store import DataDir, ResumeState
+
+__all__ = ["Outcome", "PeerOptions", "SessionError", "host_game", "join_game"]
+
+log = logging.getLogger(__name__)
+
+
+class SessionError(Exception):
+    """The session could not start (no table found, lobby refused, port busy, …)."""
+
+
+@dataclass
+class PeerOptions:
+    data_dir: Path
+    name: str
+    interfaces: Sequence[Interface]
+    discovery: DiscoveryConfig = field(default_factory=DiscoveryConfig)
+    port: int = 0
+    absent_timeout: float = 120.0
+    is_bot: bool = False
+    on_runner: Callable[[GameRunner], None] | None = None  # a front end's handle on the game
+
+    @property
+    def address(self) -> str:
+        """Where this peer listens: the first chosen interface, never every interface."""
+        return self.interfaces[0].address
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: Status
+    log_path: Path
+    final_hash: str
+    result: GameResult | None
+    abort: Abort | None
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    count: int
+    strategy: str = "heuristic"
+    seed: int | None = None
+
+
+async def host_game(
+    opts: PeerOptions,
+    rules: Rules,
+    table_name: str,
+    front: FrontEnd,
+    bots: BotSpec | None = None,
+    on_listening: Callable[[str, int], None] | None = None,
+) -> Outcome:
+    """Open a table, wait for it to fill (spawning bot peers if asked), and play."""
+    store = DataDir(opts.data_dir)
+    identity = store.identity()
+    resume = store.unfinished("host")
+    if resume is not None:
+        return await _resume(store, "host", identity, resume, opts, front)
+    listener = await _listen(opts.address, opts.port)
+    port = listener.socket.getsockname()[1]
+    game_id = secrets.token_bytes(16)
+    secret = secrets.token_bytes(32)
+    proto = GameProtocol(game_id, identity.public_key, identity, secret)
+    files = store.game(game_id)
+    files.secrets.save({"secret": secret, "choices": {}})
+    if on_listening is not None:
+        on_listening(opts.address, port)
+    procs: list[trio.Process] = []
+    async with trio.open_nursery() as nursery:
+        announcer = await nursery.start(_announce, identity, opts, game_id, table_name, rules, port)
+        if bots is not None and bots.count:
+            procs = await _spawn_bots(opts, bots, port)
+        await front.notify(Notice(f"Table {table_name!r} open on {opts.address}:{port}; "
+                                  f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
+
+        def changed(seats: list[Seat]) -> None:
+            announcer.update(seats_taken=1 + len(seats))
+            last = seats[-1]
+            nursery.start_soon(front.notify, Notice(f"{last.who.name} joined "
+                                                    f"({last.who.fingerprint})"))  # fmt: skip
+
+        joined, conns = await host_lobby(
+            listener, identity, game_id, table_name, rules.to_dict(), rules.players - 1, changed
+        )
+        announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
+        players = (
+            Player(opts.name, identity.public_key, proto.dh_public, opts.is_bot),
+            *(Player(s.who.name, s.who.public_key, s.dh, s.bot) for s in joined),
+        )
+        roster = (
+            Member(identity.public_key, (opts.address, port)),
+            *(Member(s.who.public_key, s.address) for s in joined),
+        )
+        store.save_unfinished(
+            "host", ResumeState(game_id, identity.public_key, opts.name, port, roster)
+        )
+        await start_players(conns, list(roster), 2.0)
+        genesis = Genesis(game_id, table_name, rules, players, int(time.time()))
+        proto.propose(genesis)
+        outcome = await _play(store, "host", identity, proto, roster, listener, opts, front)
+        nursery.cancel_scope.cancel()
+    await _reap(procs)
+    return outcome
+
+
+async def _announce(
+    identity: Identity,
+    opts: PeerOptions,
+    game_id: bytes,
+    table_name: str,
+    rules: Rules,
+    port: int,
+    task_status: trio.TaskStatus[object] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    await announce(
+        identity,
+        opts.interfaces,
+        table_id=game_id,
+        host_name=opts.name,
+        table_name=table_name,
+        rules=rules.to_dict(),
+        seats_total=rules.players,
+        port=port,
+        seats_taken=1,
+        config=opts.discovery,
+        task_status=task_status,
+    )
+
+
+async def join_game(
+    opts: PeerOptions,
+    front: FrontEnd,
+    table: str | None = None,
+    peer: tuple[str, int] | None = None,
+    find_timeout: float = 10.0,
+) -> Outcome:
+    """Find a table (by name or id through discovery, or at ``peer``), take a seat, and play."""
+    store = DataDir(opts.data_dir)
+    identity = store.identity()
+    resume = store.unfinished("join")
+    if resume is not None:
+        return await _resume(store, "join", identity, resume, opts, front)
+    host_key = None
+    if peer is None:
+        info = await _find(opts, table, find_timeout)
+        peer = (info.address, info.announcement.port)
+        host_key = info.announcement.host_key
+        ad = info.announcement
+        found = f"Found {ad.table_name!r} hosted by {ad.host_name} ({info.host_fingerprint})"
+        await front.notify(Notice(found))
+    listener = await _listen(opts.address, opts.port)
+    port = listener.socket.getsockname()[1]
+    secret = secrets.token_bytes(32)
+    probe = GameProtocol(bytes(16), b"", identity, secret)
+
+    try:
+        welcome = await join_lobby(
+            peer[0], peer[1], identity, opts.name, probe.dh_public, opts.is_bot, port, host_key
+        )
+    except LobbyError as e:
+        raise SessionError(str(e)) from None
+    proto = GameProtocol(welcome.game_id, welcome.host_key, identity, secret)
+    files = store.game(welcome.game_id)
+    files.secrets.save({"secret": secret, "choices": {}})
+    roster = welcome.roster
+    store.save_unfinished(
+        "join", ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster)
+    )
+    return await _play(store, "join", identity, proto, roster, listener, opts, front)
+
+
+async def _find(opts: PeerOptions, table: str | None, timeout: float) -> TableInfo:
+    def wanted(t: TableInfo) -> bool:
+        a = t.announcement
+        if a.state is not TableState.OPEN or a.seats_taken >= a.seats_total:
+            return False
+        return (
+            table is None
+            or table in (a.table_name, a.table_id.hex())
+            or (len(table) >= 4 and a.table_id.hex().startswith(table.lower()))
+        )
+
+    async with open_browser(opts.interfaces, config=opts.discovery) as browser:
+        with trio.move_on_after(timeout):
+            return await browser.wait_for(wanted)
+    what = f"table {table!r}" if table else "an open table"
+    names = ", ".join(i.name for i in opts.interfaces)
+    raise SessionError(f"found no {what} on {names} within {timeout:.0f} s (see hearts list)")
+
+
+async def _listen(address: str, port: int) -> trio.SocketListener:
+    try:
+        listeners = await trio.open_tcp_listeners(port, host=address)
+    except OSError as e:
+        raise SessionError(f"cannot listen on {address}:{port}: {e.strerror or e}") from None
+    return listeners[0]
+
+
+async def _resume(
+    store: DataDir,
+    role: str,
+    identity: Identity,
+    state: ResumeState,
+    opts: PeerOptions,
+    front: FrontEnd,
+) -> Outcome:
+    """Rejoin the game this role was playing: replay our log, listen where we did, catch up."""
+    files = store.game(state.game_id)
+    saved = files.secrets.load()
+    secret = saved.get("secret")
+    if not isinstance(secret, bytes):
+        store.finished(role)
+        raise SessionError("the unfinished game's secrets are missing; it cannot be resumed")
+    choices = saved.get("choices") if isinstance(saved.get("choices"), dict) else {}
+    proto = GameProtocol(state.game_id, state.host_key, identity, secret, choices)
+    await front.notify(Notice(f"Resuming game {state.game_id.hex()[:8]} from {files.log}"))
+    listener = await _listen(opts.address, state.port)
+    return await _play(
+        store, role, identity, proto, state.roster, listener, opts, front, resuming=True
+    )
+
+
+async def _play(
+    store: DataDir,
+    role: str,
+    identity: Identity,
+    proto: GameProtocol,
+    roster: Sequence[Member],
+    listener: trio.SocketListener,
+    opts: PeerOptions,
+    front: FrontEnd,
+    resuming: bool = False,
+) -> Outcome:
+    files = store.game(proto.game_id)
+    game_log = GameLog.open(files.log)
+    if resuming:
+        _replay_own_log(proto, game_log)
+    secret = files.secrets.load().get("secret", b"")
+    config = RunnerConfig(absent_timeout=opts.absent_timeout)
+    seed = secret if isinstance(secret, bytes) else b""
+    async with open_mesh(identity, proto.game_id, roster, listeners=[listener]) as mesh:
+        runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed)
+        if opts.on_runner is not None:
+            opts.on_runner(runner)
+        status = await runner.run()
+    await listener.aclose()
+    if status in (Status.FINISHED, Status.ABORTED):
+        store.finished(role)
+    result = proto.game.result if proto.game is not None else None
+    return Outcome(status, files.log, proto.head.hex(), result, proto.abort)
+
+
+def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
+    """Rebuild the protocol's state from our own log; what it re-derives is already on disk."""
+    for raw in game_log.entries:
+        try:
+            proto.receive(decode_frame(raw))
+        except WireError:
+            continue
+    proto.drain()
+
+
+async def _spawn_bots(opts: PeerOptions, bots: BotSpec, port: int) -> list[trio.Process]:
+    procs = []
+    for i in range(bots.count):
+        name = f"Bot {i + 1}"
+        args = [
+            sys.executable, "-m", "cli.main", "bot",
+            "--peer", f"{opts.address}:{port}",
+            "--name", name,
+            "--strategy", bots.strategy,
+            "--data-dir", str(opts.data_dir / "bots" / f"bot{i + 1}"),
+            "--interface", opts.interfaces[0].name,
+            "--timeout", str(opts.absent_timeout),
+            "--quiet",
+        ]  # fmt: skip
+        if bots.seed is not None:
+            args += ["--seed", str(bots.seed + i)]
+        procs.append(await trio.lowlevel.open_process(args, stdin=subprocess.DEVNULL,
+                                                       stdout=subprocess.DEVNULL))  # fmt: skip
+    return procs
+
+
+async def _reap(procs: list[trio.Process], grace: float = 10.0) -> None:
+    with trio.move_on_after(grace):
+        for p in procs:
+            await p.wait()
+    for p in procs:
+        if p.returncode is None:
+            p.kill()
+            await p.wait()

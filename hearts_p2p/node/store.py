@@ -1,0 +1,116 @@
+"""Where a peer keeps its things: identity, game logs, secrets, and the game it may resume.
+
+Everything lives under one data directory (XDG: ``$XDG_DATA_HOME/hearts-p2p``), one set of
+files per game, named by the game id. A small pointer file names the unfinished game of each
+role, so a peer killed mid-game resumes by running the same command again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..identity import Identity
+from ..log import SecretStore
+from ..transport import Member
+
+__all__ = ["DataDir", "GameFiles", "ResumeState", "default_data_dir"]
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "hearts-p2p"
+
+
+@dataclass(frozen=True)
+class GameFiles:
+    log: Path
+    secrets: SecretStore
+    state: Path
+
+
+@dataclass(frozen=True)
+class ResumeState:
+    """What a peer needs to rejoin its game after a crash."""
+
+    game_id: bytes
+    host_key: bytes
+    name: str
+    port: int
+    roster: tuple[Member, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id.hex(),
+            "host_key": self.host_key.hex(),
+            "name": self.name,
+            "port": self.port,
+            "roster": [
+                {"key": m.public_key.hex(), "address": list(m.address) if m.address else None}
+                for m in self.roster
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> ResumeState:
+        roster = tuple(
+            Member(bytes.fromhex(m["key"]), tuple(m["address"]) if m["address"] else None)
+            for m in d["roster"]
+        )
+        return cls(
+            bytes.fromhex(d["game_id"]),
+            bytes.fromhex(d["host_key"]),
+            str(d["name"]),
+            int(d["port"]),
+            roster,
+        )
+
+
+class DataDir:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def identity(self) -> Identity:
+        return Identity.load_or_create(self.root / "identity.key")
+
+    def game(self, game_id: bytes) -> GameFiles:
+        base = self.root / "games" / game_id.hex()
+        return GameFiles(
+            base.with_suffix(".log"),
+            SecretStore(base.with_suffix(".secret")),
+            base.with_suffix(".json"),
+        )
+
+    def _pointer(self, role: str) -> Path:
+        return self.root / f"unfinished-{role}.json"
+
+    def save_unfinished(self, role: str, state: ResumeState) -> None:
+        files = self.game(state.game_id)
+        files.state.parent.mkdir(parents=True, exist_ok=True)
+        _write_json(files.state, state.to_json())
+        _write_json(self._pointer(role), {"game_id": state.game_id.hex()})
+
+    def unfinished(self, role: str) -> ResumeState | None:
+        """The game this role was playing when it stopped, if any and readable."""
+        try:
+            pointer = json.loads(self._pointer(role).read_text())
+            game_id = bytes.fromhex(pointer["game_id"])
+            state = json.loads(self.game(game_id).state.read_text())
+            return ResumeState.from_json(state)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def finished(self, role: str) -> None:
+        self._pointer(role).unlink(missing_ok=True)
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
