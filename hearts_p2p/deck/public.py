@@ -232,8 +232,13 @@ class PublicHand:
                 return len(self.shuffles if msg.stage is Stage.SHUFFLE else self.locks) == n
             case Lock():
                 return shuffled and msg.seat <= len(self.locks)
-            case DealKeys() | Reveal():
+            case DealKeys():
                 return locked
+            case Reveal():
+                # A plain reveal waits for the last open or for an alarm: from another
+                # connection it may overtake them, and must not be taken for an alarm itself.
+                stopped = self.stopped_by is not None or self.anomaly is not None
+                return locked and (bool(msg.reason) or stopped or len(self.opened) == self.m)
             case PassCommit():
                 return dealt
             case PassReveal():
@@ -256,7 +261,7 @@ class PublicHand:
             case Lock():
                 if self._repeat(msg, self.locks[msg.seat] if msg.seat < len(self.locks) else None):
                     return
-                if len(msg.commitments) != self.m:
+                if not trusted and len(msg.commitments) != self.m:
                     raise DeckCheatError(msg.seat, f"sent {len(msg.commitments)} key commitments")
                 self._deck(msg.seat, Stage.LOCK, msg.deck, trusted)
                 self.locks.append(msg)
@@ -270,12 +275,12 @@ class PublicHand:
                     self.pass_commits[msg.seat] = msg
             case PassReveal():
                 if not self._repeat(msg, self.pass_reveals.get(msg.seat)):
-                    self._on_pass_reveal(msg)
+                    self._on_pass_reveal(msg, trusted)
             case Open():
                 self._on_open(msg, trusted)
             case Reveal():
                 if not self._repeat(msg, self.reveals.get(msg.seat)):
-                    self._on_reveal(msg)
+                    self._on_reveal(msg, trusted)
 
     @staticmethod
     def _repeat(msg: Message, earlier: Message | None) -> bool:
@@ -366,7 +371,18 @@ class PublicHand:
             self.known[i][msg.seat] = k
         self.deal[msg.seat] = msg
 
-    def _on_pass_reveal(self, msg: PassReveal) -> None:
+    def _on_pass_reveal(self, msg: PassReveal, trusted: bool) -> None:
+        seat, params = msg.seat, self.params
+        positions = msg.positions
+        if not trusted:
+            self._check_pass(msg)
+        target = params.pass_targets[seat]
+        assert target is not None
+        for p in positions:
+            self.holder[p] = target
+        self.pass_reveals[seat] = msg
+
+    def _check_pass(self, msg: PassReveal) -> None:
         seat, params = msg.seat, self.params
         positions = msg.positions
         if (
@@ -380,11 +396,6 @@ class PublicHand:
             raise DeckCheatError(seat, "its pass does not match its commitment")
         if len(msg.sealed) != SEALED_LEN:
             raise DeckCheatError(seat, f"its sealed pass keys are {len(msg.sealed)} bytes")
-        target = params.pass_targets[seat]
-        assert target is not None
-        for p in positions:
-            self.holder[p] = target
-        self.pass_reveals[seat] = msg
 
     def decrypt(self, position: int, total: int) -> int | None:
         """The card at ``position`` of the final deck under the product of all its lock keys,
@@ -395,6 +406,18 @@ class PublicHand:
         return card if card in self._in_deck else None
 
     def _on_open(self, msg: Open, trusted: bool) -> None:
+        if not trusted:
+            self._check_open(msg)
+        i, card = msg.position, msg.card
+        owner = self.params.dealt_to[i]
+        if card in self.played:
+            self.anomaly = self.anomaly or f"{CARDS[card]} was opened twice"
+        self.known[i][owner] = int.from_bytes(msg.key, "big")
+        self.opened[i] = card
+        self.played[card] = i
+        self.opens.append(msg)
+
+    def _check_open(self, msg: Open) -> None:
         seat, i, card = msg.seat, msg.position, msg.card
         if i >= self.m:
             raise DeckCheatError(seat, f"opened position {i} of a {self.m}-card deck")
@@ -410,28 +433,28 @@ class PublicHand:
             raise DeckCheatError(
                 seat, f"its key for position {i} does not match seat {owner}'s commitment"
             )
-        if not trusted:
-            total = k
-            for other in self.known[i].values():
-                total = total * other % ORDER
-            final = self.locks[-1].deck[i]
-            if multiply(scalar_key(total), card_point_key(card)) != final:
-                actual = self.decrypt(i, total)
-                if actual is not None and actual not in self.played:
-                    raise DeckCheatError(
-                        seat, f"named {CARDS[card]} at position {i}, which holds {CARDS[actual]}"
-                    )
-                self.anomaly = self.anomaly or f"position {i} does not hold a fresh card"
-        if card in self.played:
-            self.anomaly = self.anomaly or f"{CARDS[card]} was opened twice"
-        self.known[i][owner] = k
-        self.opened[i] = card
-        self.played[card] = i
-        self.opens.append(msg)
+        total = k
+        for other in self.known[i].values():
+            total = total * other % ORDER
+        if multiply(scalar_key(total), card_point_key(card)) != self.locks[-1].deck[i]:
+            actual = self.decrypt(i, total)
+            if actual is not None and actual not in self.played:
+                raise DeckCheatError(
+                    seat, f"named {CARDS[card]} at position {i}, which holds {CARDS[actual]}"
+                )
+            self.anomaly = self.anomaly or f"position {i} does not hold a fresh card"
 
     # --- reveal and audit ------------------------------------------------------------------
 
-    def _on_reveal(self, msg: Reveal) -> None:
+    def _on_reveal(self, msg: Reveal, trusted: bool) -> None:
+        if not trusted:
+            self._check_reveal(msg)
+        early = len(self.opened) < self.m and self.anomaly is None
+        if early and msg.reason and self.stopped_by is None:
+            self.stopped_by = (msg.seat, msg.reason)
+        self.reveals[msg.seat] = msg
+
+    def _check_reveal(self, msg: Reveal) -> None:
         seat, m = msg.seat, self.m
         if scalar_from_bytes(msg.shuffle_key) is None:
             raise DeckCheatError(seat, "its revealed shuffle key is not a scalar")
@@ -444,18 +467,17 @@ class PublicHand:
                 raise DeckCheatError(
                     seat, f"its revealed lock key for position {i} does not match its commitment"
                 )
-        early = len(self.opened) < m and self.anomaly is None
-        if early and self.stopped_by is None:
-            self.stopped_by = (seat, msg.reason)
-        self.reveals[seat] = msg
 
-    def audit(self) -> AuditResult:
+    def audit(self, *, own: int | None = None) -> AuditResult:
         """Recompute every shuffle and lock step from the revealed secrets, open every sealed
-        pass, and derive the true deal. Needs every seat's reveal."""
+        pass, and derive the true deal. Needs every seat's reveal.
+
+        ``own`` is the auditing seat, whose own steps need no recomputation.
+        """
         if len(self.reveals) < self.n:
             raise DeckUsageError(f"the audit needs every reveal; owed: {self.owed()}")
-        problems = self._audit_shuffles() + self._audit_locks()
-        problems += self._audit_passes()
+        problems = self._audit_shuffles(own) + self._audit_locks(own)
+        problems += self._audit_passes(own)
         cards: tuple[int, ...] = ()
         if not problems:
             cards = self._layout()
@@ -469,9 +491,11 @@ class PublicHand:
         assert k is not None and None not in keys  # checked on receipt
         return k, [x for x in keys if x is not None]
 
-    def _audit_shuffles(self) -> list[DeckCheatError]:
+    def _audit_shuffles(self, own: int | None) -> list[DeckCheatError]:
         problems = []
         for j, shuffle in enumerate(self.shuffles):
+            if j == own:
+                continue
             key = self.keys.get(self._scalars(j)[0])
             source = self.shuffle_input(j)
             perm = self.reveals[j].permutation
@@ -481,9 +505,11 @@ class PublicHand:
                 )
         return problems
 
-    def _audit_locks(self) -> list[DeckCheatError]:
+    def _audit_locks(self, own: int | None) -> list[DeckCheatError]:
         problems = []
         for j, lock in enumerate(self.locks):
+            if j == own:
+                continue
             k, keys = self._scalars(j)
             unshuffle = pow(k, -1, ORDER)
             source = self.lock_input(j)
@@ -495,9 +521,11 @@ class PublicHand:
                     break
         return problems
 
-    def _audit_passes(self) -> list[DeckCheatError]:
+    def _audit_passes(self, own: int | None) -> list[DeckCheatError]:
         problems = []
         for p, reveal in sorted(self.pass_reveals.items()):
+            if p == own:
+                continue
             receiver = self.params.pass_targets[p]
             secret = self.reveals[p].pass_secret
             ephemeral = X25519PrivateKey.from_private_bytes(secret) if secret else None

@@ -100,6 +100,11 @@ class SeatDeck:
     def received(self) -> int:
         return mask_of(self._cards[i] for i in self._received if i in self._cards)
 
+    @property
+    def alarm_reason(self) -> str | None:
+        """Why this seat stopped the hand on its own (keys sealed to it that are wrong, …)."""
+        return self._alarm
+
     # --- actions ---------------------------------------------------------------------------
 
     def start(self) -> list[Message]:
@@ -151,14 +156,14 @@ class SeatDeck:
         """Stop the hand: reveal everything now so the audit runs."""
         if not Phase.DEAL <= self.phase <= Phase.REVEAL or self._revealed:
             raise DeckUsageError(f"no alarm possible now (phase {self.phase.name})")
-        self._alarm = self._alarm or reason[:200]
+        self._alarm = self._alarm or reason[:200] or "stopped by the player"
         return self._advance()
 
     def audit(self) -> AuditResult:
         """Run the end-of-hand audit once every seat has revealed; raise the first fault."""
         if self.phase is not Phase.AUDIT:
             raise DeckUsageError(f"the audit needs every reveal (phase {self.phase.name})")
-        result = self.public.audit()
+        result = self.public.audit(own=self.seat)
         if result.problems:
             self.public.fault = result.problems[0]
             raise result.problems[0]
