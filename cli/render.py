@@ -88,8 +88,11 @@ class Screen:
         self.names: dict[int, str] = {}
         self.you = 0
         self.players = 4
+        self.last_hand = ""
 
     def line(self, text: str = "") -> None:
+        if text.startswith("Your hand: "):
+            self.last_hand = text
         self.out.write(text + "\n")
         self.out.flush()
 
@@ -134,8 +137,10 @@ class Screen:
             groups.append(self.style.suit(suit) + " " + " ".join(shown))
         return "   ".join(groups) if groups else "(no cards)"
 
-    def status(self, view: SeatView) -> list[str]:
-        lines = [f"Your hand: {self.hand(view)}"]
+    def status(self, view: SeatView, *, again: bool = True) -> list[str]:
+        """Hand, trick and turn; ``again=False`` leaves out a hand line just shown."""
+        hand = f"Your hand: {self.hand(view)}"
+        lines = [hand] if again or hand != self.last_hand else []
         if view.trick is not None:
             plays = ", ".join(f"{self.who(s)} {self.style.card(c)}" for s, c in view.trick.plays)
             lines.append(f"Trick {len(view.tricks) + 1}: {plays}")

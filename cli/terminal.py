@@ -60,7 +60,7 @@ class TerminalSeat:
         self._choosing = view
         send, receive = trio.open_memory_channel[Action](1)
         self._answer = send
-        for line in self.screen.status(view):
+        for line in self.screen.status(view, again=False):
             self.screen.line(line)
         self._prompt()
         try:

@@ -100,22 +100,24 @@ async def host_lobby(
         seat = Seat(PublicIdentity(name, conn.peer_key), dh, bot, (remote[0], port))
         joined.append(seat)
         conns.append(conn)
-        welcome = {"t": "welcome", "game": game_id, "table": table_name, "rules": rules}
-        await _send_quietly(conn, welcome)
         on_change(list(joined))
         if len(joined) == seats:
             full.set()
+        welcome = {"t": "welcome", "game": game_id, "table": table_name, "rules": rules}
+        await _send_quietly(conn, welcome)
 
     async with trio.open_nursery() as nursery:
+        accepting = trio.CancelScope()
 
         async def accept_loop() -> None:
-            while True:
-                stream = await listener.accept()
-                nursery.start_soon(serve, stream)
+            with accepting:
+                while True:
+                    stream = await listener.accept()
+                    nursery.start_soon(serve, stream)
 
         nursery.start_soon(accept_loop)
         await full.wait()
-        nursery.cancel_scope.cancel()
+        accepting.cancel()  # seated joiners still get their welcome; latecomers are refused
     return joined, conns
 
 

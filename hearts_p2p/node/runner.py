@@ -263,7 +263,7 @@ class GameRunner:
                 else:
                     self._gone_since[peer] = trio.current_time()
                 seat = self._seat_of_key(peer)
-                if seat is not None:
+                if seat is not None and self.protocol.seat_of:
                     status = PeerStatus.CONNECTED if now else PeerStatus.WAITING
                     self._post(functools.partial(self.front.notify, PeerState(seat, status)))
 

@@ -108,9 +108,8 @@ async def host_game(
 
         def changed(seats: list[Seat]) -> None:
             announcer.update(seats_taken=1 + len(seats))
-            last = seats[-1]
-            nursery.start_soon(front.notify, Notice(f"{last.who.name} joined "
-                                                    f"({last.who.fingerprint})"))  # fmt: skip
+            who = seats[-1].who
+            nursery.start_soon(front.notify, Notice(f"{who.name} joined ({who.fingerprint})"))
 
         joined, conns = await host_lobby(
             listener, identity, game_id, table_name, rules.to_dict(), rules.players - 1, changed
