@@ -60,6 +60,7 @@ class GameRunner:
         secrets: SecretStore,
         config: RunnerConfig = RunnerConfig(),
         secret_seed: bytes = b"",
+        resuming: bool = False,
     ) -> None:
         self.protocol = protocol
         self.links = links
@@ -74,6 +75,9 @@ class GameRunner:
         self._done = trio.Event()
         self._gone_since: dict[bytes, float] = {}
         self._nursery: trio.Nursery | None = None
+        # A resumed peer asks for no decision until every peer has caught it up: a message it
+        # sent before the crash may be out there, and choosing anew would contradict it.
+        self._unsynced: set[bytes] = set(links.peers) if resuming else set()
         self.dropped_frames = 0
 
     @property
@@ -155,7 +159,7 @@ class GameRunner:
         await self.links.broadcast(raw)
 
     def _maybe_choose(self) -> None:
-        if self._choosing or self.protocol.choice_needed() is None:
+        if self._choosing or self._unsynced or self.protocol.choice_needed() is None:
             return
         view = self.protocol.choice_needed()
         assert view is not None
@@ -217,6 +221,9 @@ class GameRunner:
                 await self.front.notify(ChatLine(seat, frame["text"][:MAX_CHAT]))
         elif kind == "sync" and isinstance(frame.get("have"), int):
             await self._answer_sync(peer, max(0, frame["have"]))
+        elif kind == "synced":
+            self._unsynced.discard(peer)
+            self._maybe_choose()
         else:
             self.dropped_frames += 1
 
@@ -241,6 +248,7 @@ class GameRunner:
             await self._send_quietly(peer, raw)
         for msg in p.step.in_order():
             await self._send_quietly(peer, msg.raw)
+        await self._send_quietly(peer, pack({"t": "synced"}))
 
     async def _send_quietly(self, peer: bytes, frame: bytes) -> None:
         try:

@@ -123,12 +123,13 @@ async def host_game(
             Member(identity.public_key, (opts.address, port)),
             *(Member(s.who.public_key, s.address) for s in joined),
         )
+        genesis = Genesis(game_id, table_name, rules, players, int(time.time()))
+        proto.propose(genesis)
+        _write_entries(files.log, proto)  # on disk before anyone can see it: resumable
         store.save_unfinished(
             "host", ResumeState(game_id, identity.public_key, opts.name, port, roster)
         )
         await start_players(conns, list(roster), 2.0)
-        genesis = Genesis(game_id, table_name, rules, players, int(time.time()))
-        proto.propose(genesis)
         outcome = await _play(store, "host", identity, proto, roster, listener, opts, front)
         nursery.cancel_scope.cancel()
     await _reap(procs)
@@ -271,7 +272,7 @@ async def _play(
     config = RunnerConfig(absent_timeout=opts.absent_timeout)
     seed = secret if isinstance(secret, bytes) else b""
     async with open_mesh(identity, proto.game_id, roster, listeners=[listener]) as mesh:
-        runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed)
+        runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
         if opts.on_runner is not None:
             opts.on_runner(runner)
         status = await runner.run()
@@ -282,14 +283,27 @@ async def _play(
     return Outcome(status, files.log, proto.head.hex(), result, proto.abort)
 
 
+def _write_entries(path: Path, proto: GameProtocol) -> None:
+    game_log = GameLog.open(path)
+    for entry in proto.new_entries:
+        game_log.append(entry)
+    proto.new_entries.clear()
+    game_log.close()
+
+
 def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
-    """Rebuild the protocol's state from our own log; what it re-derives is already on disk."""
+    """Rebuild the protocol's state from our own log; what it re-derives is already on disk.
+
+    Our message in the unfinished step is sent again: the crash may have come before it left.
+    """
     for raw in game_log.entries:
         try:
             proto.receive(decode_frame(raw))
         except WireError:
             continue
-    proto.drain()
+    pending = {m.raw for m in proto.step.got.values()}
+    out, _, _ = proto.drain()
+    proto.outbox = [m for m in out if m.raw in pending]
 
 
 async def _spawn_bots(opts: PeerOptions, bots: BotSpec, port: int) -> list[trio.Process]:

@@ -1,0 +1,84 @@
+"""Peers as separate OS processes: a headless game from one command, and kill -9 and resume."""
+
+from __future__ import annotations
+
+import random
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from hearts_p2p.audit import audit_log
+from hearts_p2p.log import read_log
+
+from .procs import entries, free_port, game_log, hearts, start
+
+pytestmark = pytest.mark.slow
+
+
+def test_headless_game_from_one_command(tmp_path: Path) -> None:
+    disc = str(free_port(socket.SOCK_DGRAM))
+    done = subprocess.run(
+        hearts("play", "--headless", "--target", "25", "--data-dir", str(tmp_path),
+               "--discovery-port", disc, "--name", "Host"),
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "final scores:" in done.stdout
+    log = Path(done.stdout.split("game log: ")[1].strip())
+    report = audit_log(log)
+    assert report.valid and report.status == "finished"
+    bot_logs = sorted((tmp_path / "bots").glob("*/games/*.log"))
+    assert len(bot_logs) == 3
+    assert all(p.read_bytes() == log.read_bytes() for p in bot_logs)
+
+
+def test_kill_and_resume_at_seeded_points(tmp_path: Path) -> None:
+    """SIGKILL a random peer at 20 seeded points; each restarts with the same command."""
+    port = free_port()
+    disc = str(free_port(socket.SOCK_DGRAM))
+    dirs = [tmp_path / f"p{i}" for i in range(4)]
+    common = ["--discovery-port", disc, "--timeout", "60"]
+    cmds = [
+        hearts("host", "--headless", "--table", "T", "--target", "30", "--port", str(port),
+               "--data-dir", str(dirs[0]), "--name", "P0", "--verbose", *common)
+    ] + [
+        hearts("bot", "--peer", f"127.0.0.1:{port}", "--data-dir", str(dirs[i]),
+               "--name", f"P{i}", "--seed", str(i), "--verbose", *common)
+        for i in (1, 2, 3)
+    ]  # fmt: skip
+    outs = [tmp_path / f"p{i}.out" for i in range(4)]
+    procs = [start(cmds[0], outs[0])]
+    time.sleep(0.5)
+    procs += [start(cmds[i], outs[i]) for i in (1, 2, 3)]
+    rng = random.Random(20261129)
+    points = sorted(rng.sample(range(2, 260), 20))
+    kills = 0
+    deadline = time.monotonic() + 600
+    try:
+        for point in points:
+            while entries(dirs[0]) < point and all(p.poll() is None for p in procs):
+                assert time.monotonic() < deadline, "the game stalled"
+                time.sleep(0.02)
+            if any(p.poll() is not None for p in procs):
+                break
+            victim = rng.randrange(4)
+            procs[victim].kill()
+            procs[victim].wait()
+            kills += 1
+            procs[victim] = start(cmds[victim], outs[victim])
+        for p in procs:
+            p.wait(timeout=max(1.0, deadline - time.monotonic()))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    detail = "\n".join(o.read_text()[-2000:] for o in outs)
+    assert kills >= 15, f"only {kills} kills happened before the game ended\n{detail}"
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], detail
+    logs = [read_log(game_log(d)).entries for d in dirs]
+    assert all(entries_ == logs[0] for entries_ in logs), "logs differ"
+    report = audit_log(game_log(dirs[0]))
+    assert report.valid and report.status == "finished", report.problems
