@@ -21,10 +21,26 @@ pytestmark = [pytest.mark.netns, pytest.mark.slow]
 def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
     common = ["--interface", PEER_INTERFACE, "--discovery-port", "47299", "--timeout", "60", *mode]
     host = subprocess.Popen(
-        lan.command(0, "-m", "cli.main", "host", "--headless", "--table", "lan game",
-                    "--target", target, "--name", "host", "--data-dir", str(tmp / "p0"), *common),
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        lan.command(
+            0,
+            "-m",
+            "cli.main",
+            "host",
+            "--headless",
+            "--table",
+            "lan game",
+            "--target",
+            target,
+            "--name",
+            "host",
+            "--data-dir",
+            str(tmp / "p0"),
+            *common,
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     bots = [
         subprocess.Popen(
             lan.command(
@@ -44,7 +60,7 @@ def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-        )  # fmt: skip
+        )
         for i in (1, 2, 3)
     ]
     procs = [host, *bots]
