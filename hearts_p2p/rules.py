@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum, StrEnum
+from functools import cached_property
 from typing import Any
 
-from .cards import DECK_MASK, Card, card, mask_of
+from .cards import DECK_MASK, Card, card, cards_of, mask_of
 
 __all__ = [
     "PRESETS",
@@ -62,16 +63,21 @@ _PASS_CYCLE = {
 }
 
 
+_REMOVED_CARDS = {p: tuple(Card.parse(c) for c in cs) for p, cs in _REMOVED.items()}
+_DECK_MASKS = {p: DECK_MASK & ~mask_of(cs) for p, cs in _REMOVED_CARDS.items()}
+
+
 def removed_cards(players: int) -> tuple[Card, ...]:
     """Cards taken out of the deck so that it divides evenly among ``players``."""
     if not _is_int(players) or players not in _REMOVED:
         raise RulesError(f"players must be 3, 4, 5 or 6, not {players!r}")
-    return tuple(Card.parse(c) for c in _REMOVED[players])
+    return _REMOVED_CARDS[players]
 
 
 def deck_mask(players: int) -> int:
     """The mask of the cards dealt for ``players``."""
-    return DECK_MASK & ~mask_of(removed_cards(players))
+    removed_cards(players)
+    return _DECK_MASKS[players]
 
 
 def position_owner(position: int, players: int, dealer: int) -> int:
@@ -106,19 +112,25 @@ class Rules:
         if not 1 <= self.target <= 10_000:
             raise RulesError(f"target must be from 1 to 10000, not {self.target}")
 
-    @property
+    # Derived values are cached: the engine reads them on every hand and trick.
+    @cached_property
     def cards_each(self) -> int:
         return (52 - len(_REMOVED[self.players])) // self.players
 
-    @property
+    @cached_property
     def deck_mask(self) -> int:
-        return deck_mask(self.players)
+        return _DECK_MASKS[self.players]
+
+    @cached_property
+    def deck_cards(self) -> tuple[Card, ...]:
+        """The cards dealt, in suit-then-rank order."""
+        return tuple(cards_of(self.deck_mask))
 
     @property
     def queen_points(self) -> int:
         return 25 if self.spot_hearts else 13
 
-    @property
+    @cached_property
     def penalty_total(self) -> int:
         """All the points a moon shooter must take: every heart and Q♠ (26, or 129 spot)."""
         hearts = sum(range(2, 15)) if self.spot_hearts else 13

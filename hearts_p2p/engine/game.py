@@ -27,13 +27,17 @@ class GameResult:
 
 def deal_hands(rules: Rules, number: int, rng: random.Random) -> list[int]:
     """A random deal for hand ``number`` as one mask per seat (for bots, tests and benchmarks)."""
-    deck = cards_of(rules.deck_mask)
+    deck = list(rules.deck_cards)
     rng.shuffle(deck)
     n = rules.players
     dealer = rules.dealer(number)
     hands = [0] * n
-    for i, c in enumerate(deck):
-        hands[position_owner(i, n, dealer)] |= 1 << c
+    for i in range(n):
+        # Deck position i, i + n, i + 2n, ... goes to the same seat (see position_owner).
+        m = 0
+        for c in deck[i::n]:
+            m |= 1 << c
+        hands[position_owner(i, n, dealer)] = m
     return hands
 
 

@@ -308,30 +308,30 @@ class HandState:
         bit = 1 << card
         self.hands[seat] &= ~bit
         self.played |= bit
-        if not self.trick:
+        trick = self.trick
+        if not trick:
             self.trick_leader = seat
-        self.trick.append(card)
+        trick.append(card)
         if bit & HEARTS_MASK:
             self.hearts_broken = True
-        elif card == QUEEN_SPADES:
+        elif bit == _QS_BIT:
             self.queen_played = True
         n = self.n
-        if len(self.trick) < n:
+        if len(trick) < n:
             self.turn = (seat + 1) % n
             return
-        trick = self.trick
-        led = trick[0] // 13
-        best = 0
-        for i in range(1, n):
-            c = trick[i]
-            if c // 13 == led and c > trick[best]:
-                best = i
-        leader = self.trick_leader
-        assert leader is not None
-        winner = (leader + best) % n
+        # The highest card of the led suit: above the lead, below the next suit's first card.
+        first = trick[0]
+        top = first
+        above_suit = first - first % 13 + 13
         mask = 0
         for c in trick:
             mask |= 1 << c
+            if top < c < above_suit:
+                top = c
+        leader = self.trick_leader
+        assert leader is not None
+        winner = (leader + trick.index(top)) % n
         self.taken[winner] |= mask
         self.tricks.append(Trick(leader, tuple(trick), winner))
         self.trick = []
