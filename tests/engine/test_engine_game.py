@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import SUITS, fill, masks, play_lowest
+from engine_helpers import SUITS, card, fill, masks, play_lowest
 
 from hearts_p2p.engine import Game, GameResult, HandPhase, IllegalActionError, PassCards
 from hearts_p2p.rules import Moon, Rules, Ties
@@ -100,3 +100,13 @@ def test_a_hand_in_progress_refuses_a_new_deal() -> None:
     game.start_hand(rotated(0))
     with pytest.raises(IllegalActionError, match="a hand is in progress"):
         game.start_hand(rotated(0))
+
+
+def test_clone_is_independent() -> None:
+    game = Game(Rules(passing=False))
+    h = game.start_hand(rotated(0))
+    h.apply_play(0, card("2C"))
+    copy = h.clone()
+    copy.apply_play(1, card("AD"))
+    assert len(h.trick) == 1 and len(copy.trick) == 2
+    assert h.hands[1] != copy.hands[1] and h.played != copy.played

@@ -148,6 +148,10 @@ def test_a_seat_view_never_holds_another_seats_card(rules: Rules, seed: int) -> 
                 for a in view.legal:
                     held = getattr(a, "cards", None) or [getattr(a, "card", None)]
                     assert all(c is None or mine >> c & 1 for c in held)
+                if h.phase is HandPhase.PLAYING and view.my_turn:
+                    # The view explains a refusal exactly as the engine does.
+                    for c in cards_of(mine & ~h.legal_play_mask(s)):
+                        assert view.why_illegal(c) == h.why_illegal(s, c)
             if h.phase is HandPhase.SCORED:
                 break
             game.apply(*next(it))
