@@ -20,6 +20,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Ties",
+    "check_rules",
     "deck_mask",
     "position_owner",
     "removed_cards",
@@ -82,6 +83,11 @@ def deck_mask(players: int) -> int:
 
 def position_owner(position: int, players: int, dealer: int) -> int:
     """The seat dealt deck position ``position``: cards go round from the dealer's left."""
+    removed_cards(players)
+    if not _is_int(dealer) or not 0 <= dealer < players:
+        raise RulesError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+    if not _is_int(position) or not 0 <= position < 52:
+        raise RulesError(f"deck positions run from 0 to 51, not {position!r}")
     return (dealer + 1 + position) % players
 
 
@@ -203,6 +209,13 @@ class Rules:
         if self.ties is Ties.PLAY_ON:
             parts.append("ties play on")
         return ", ".join(parts)
+
+
+def check_rules(value: object) -> Rules:
+    """``value`` itself if it is a ``Rules``, else an error (not an AttributeError later on)."""
+    if not isinstance(value, Rules):
+        raise RulesError(f"expected a Rules value, not {value!r}")
+    return value
 
 
 def _is_int(value: object) -> bool:

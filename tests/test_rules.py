@@ -205,3 +205,12 @@ def test_pass_target_refuses_bad_seats(seat: object) -> None:
 def test_heart_points_refuses_non_cards(card: object) -> None:
     with pytest.raises(ValueError, match="card"):
         Rules(spot_hearts=True).heart_points(card)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("position", "players", "dealer"),
+    [(0, 0, 0), (0, 4, 4), (0, 4, -1), (52, 4, 0), (-1, 4, 0), ("0", 4, 0), (0, 4, None)],
+)
+def test_position_owner_refuses_bad_arguments(position: Any, players: Any, dealer: Any) -> None:
+    with pytest.raises(RulesError):
+        position_owner(position, players, dealer)

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import CARDS, cards_of, mask_of
-from ..rules import Rules, Ties, position_owner
+from ..rules import Rules, Ties, check_rules, position_owner
 from .actions import Action, ChooseMoon, IllegalActionError, PassCards, PlayCard
-from .hand import HandPhase, HandState, check_seat
+from .hand import DealError, HandPhase, HandState, check_seat
 from .scoring import HandResult
 
 __all__ = ["Game", "GameResult", "deal_hands", "position_owner"]
@@ -27,6 +27,9 @@ class GameResult:
 
 def deal_hands(rules: Rules, number: int, rng: random.Random) -> list[int]:
     """A random deal for hand ``number`` as one mask per seat (for bots, tests and benchmarks)."""
+    check_rules(rules)
+    if not isinstance(rng, random.Random):
+        raise DealError(f"deal_hands needs a random.Random, not {rng!r}")
     deck = list(rules.deck_cards)
     rng.shuffle(deck)
     n = rules.players
@@ -45,7 +48,7 @@ class Game:
     """The game state machine. ``start_hand`` with a deal, then ``apply`` each seat's actions."""
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
+        self.rules = check_rules(rules)
         self.totals = [0] * rules.players
         self.results: list[HandResult] = []
         self.hand: HandState | None = None

@@ -25,7 +25,7 @@ from ..cards import (
     check_mask,
 )
 from ..cards import card as checked_card
-from ..rules import Moon, Rules
+from ..rules import Moon, Rules, check_rules
 from .actions import IllegalActionError
 from .scoring import HandResult, score_hand
 
@@ -122,7 +122,7 @@ class HandState:
     @classmethod
     def deal(cls, rules: Rules, number: int, hands: Sequence[int | None]) -> HandState:
         """Start hand ``number`` (1-based) with each seat's cards as a mask, None where unknown."""
-        n = rules.players
+        n = check_rules(rules).players
         if not isinstance(hands, list | tuple) or len(hands) != n:
             raise DealError(f"a deal is a list of {n} hands, not {hands!r}")
         seen = 0

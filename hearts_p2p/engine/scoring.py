@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES, check_mask
-from ..rules import Moon, Rules
+from ..rules import Moon, Rules, check_rules
 
 __all__ = ["HandResult", "score_hand"]
 
@@ -26,6 +26,7 @@ class HandResult:
 
 def penalty_points(rules: Rules, taken: int) -> int:
     """Points of the hearts and Q♠ in ``taken`` (J♦ is counted apart)."""
+    check_rules(rules)
     check_mask(taken)
     hearts = taken & HEARTS_MASK
     if rules.spot_hearts:
@@ -43,8 +44,11 @@ def score_hand(rules: Rules, taken: list[int], add_to_others: bool | None = None
     With ``moon=choice`` and a shooter, pass ``add_to_others`` once the shooter has chosen; until
     then the result carries the shooter and the points as if counted plainly.
     """
-    if len(taken) != rules.players:
-        raise ValueError(f"need the cards taken by {rules.players} seats, got {len(taken)}")
+    check_rules(rules)
+    if add_to_others is not None and not isinstance(add_to_others, bool):
+        raise ValueError(f"add_to_others is true, false or None, not {add_to_others!r}")
+    if not isinstance(taken, list | tuple) or len(taken) != rules.players:
+        raise ValueError(f"need the cards taken by {rules.players} seats, not {taken!r}")
     for t in taken:
         check_mask(t)
     jack = [(-10 if rules.jack_of_diamonds and t & _JD_BIT else 0) for t in taken]

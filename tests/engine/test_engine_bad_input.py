@@ -22,7 +22,7 @@ from hearts_p2p.engine import (
     penalty_points,
     score_hand,
 )
-from hearts_p2p.rules import Rules, RulesError
+from hearts_p2p.rules import Moon, Rules, RulesError
 
 BAD_SEATS: list[Any] = [-1, 4, 99, "0", None, True, 1.0]
 
@@ -187,3 +187,30 @@ def test_an_illegal_action_changes_nothing() -> None:
         with pytest.raises(IllegalActionError):
             game.apply(seat, action)
     assert (game.hand.hands, game.hand.trick, game.hand.turn, game.hand.played) == before
+
+
+@pytest.mark.parametrize("rules", [None, {}, "standard", Rules().to_dict()], ids=repr)
+def test_entry_points_want_a_rules_value(rules: Any) -> None:
+    with pytest.raises(RulesError, match="expected a Rules value"):
+        Game(rules)
+    with pytest.raises(RulesError, match="expected a Rules value"):
+        HandState.deal(rules, 1, masks(*SUITS))
+    with pytest.raises(RulesError, match="expected a Rules value"):
+        deal_hands(rules, 1, random.Random(1))
+    with pytest.raises(RulesError, match="expected a Rules value"):
+        score_hand(rules, [0, 0, 0, 0])
+    with pytest.raises(RulesError, match="expected a Rules value"):
+        penalty_points(rules, 0)
+
+
+@pytest.mark.parametrize("rng", [None, 1, "seed"], ids=repr)
+def test_deal_hands_wants_a_random_generator(rng: Any) -> None:
+    with pytest.raises(DealError, match=r"random\.Random"):
+        deal_hands(Rules(), 1, rng)
+
+
+def test_score_hand_wants_a_real_moon_choice() -> None:
+    with pytest.raises(ValueError, match="add_to_others"):
+        score_hand(Rules(moon=Moon.CHOICE), [0, 0, 0, 0], add_to_others="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="4 seats"):
+        score_hand(Rules(), None)  # type: ignore[arg-type]
