@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import logging
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,8 @@ from hearts_p2p.rules import PRESETS, Moon, Rules, RulesError, Ties
 from .render import Screen
 from .terminal import TerminalSeat, stdin_lines
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_ABORTED = 0, 1, 2, 3
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_ABORTED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+BOT_DELAY = 0.4
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,6 +59,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="keep K seats for people who join (default 0)",
     )
     _bot_choice(play, "--bot-strategy")
+    _bot_delay(play)
     play.set_defaults(func=run_play)
 
     host = sub.add_parser(
@@ -73,6 +76,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--headless", action="store_true", help="a bot plays your seat too (no input)"
     )
     _bot_choice(host, "--bot-strategy")
+    _bot_delay(host)
     host.set_defaults(func=run_host)
 
     join = sub.add_parser(
@@ -98,6 +102,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     bot.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
     _bot_choice(bot, "--strategy")
     bot.add_argument("--seed", type=int, help="seed for a reproducible bot")
+    bot.add_argument(
+        "--delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long before each play, so people can follow (0)",
+    )
     bot.add_argument("--quiet", action="store_true", help="print nothing but errors")
     bot.set_defaults(func=run_bot)
 
@@ -142,6 +153,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="where keys and game logs live (default $XDG_DATA_HOME/hearts-p2p)",
     )
     p.add_argument("--verbose", action="store_true", help="log network events to stderr")
+    p.add_argument("--timings", type=Path, help=argparse.SUPPRESS)  # for hearts bench game
 
 
 def _rules(p: argparse.ArgumentParser) -> None:
@@ -175,6 +187,16 @@ def _bot_choice(p: argparse.ArgumentParser, flag: str) -> None:
         choices=sorted(STRATEGIES),
         default="heuristic",
         help="bot strategy (heuristic)",
+    )
+
+
+def _bot_delay(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        metavar="SECONDS",
+        help=f"bots wait this long before each play so you can follow the trick "
+        f"({BOT_DELAY}; 0 with --headless)",
     )
 
 
@@ -214,6 +236,7 @@ def options_from(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptio
         port=args.port,
         absent_timeout=args.timeout,
         is_bot=is_bot,
+        timings=args.timings,
     )
 
 
@@ -257,7 +280,7 @@ async def _with_terminal(opts: PeerOptions, start: Any) -> Outcome:
     outcome: Outcome | None = None
     async with trio.open_nursery() as nursery:
         controls.before_start = nursery.cancel_scope
-        nursery.start_soon(seat.read_input, stdin_lines())
+        nursery.start_soon(seat.run, stdin_lines())
         outcome = await start(seat)
         nursery.cancel_scope.cancel()
     if outcome is None:

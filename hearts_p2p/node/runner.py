@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Protocol
 
 import trio
@@ -19,7 +21,7 @@ import trio
 from ..engine import Action
 from ..frontend import Aborted, ChatLine, Event, FrontEnd, GameOver, PeerState, PeerStatus
 from ..log import GameLog, SecretStore
-from ..wire import WireError, decode_frame, pack, unpack
+from ..wire import SignedMessage, WireError, decode_frame, pack, unpack
 from .protocol import GameProtocol, ProtocolError, Status
 
 __all__ = ["GameRunner", "Links", "RunnerConfig"]
@@ -48,6 +50,7 @@ class Links(Protocol):
 class RunnerConfig:
     absent_timeout: float = 120.0  # a player disconnected this long ends the game
     linger: float = 2.0  # after the end, keep answering peers that are catching up
+    timings: Path | None = None  # append when each play is sent and verified (benchmarks)
 
 
 class GameRunner:
@@ -75,6 +78,9 @@ class GameRunner:
         self._done = trio.Event()
         self._gone_since: dict[bytes, float] = {}
         self._nursery: trio.Nursery | None = None
+        self._timings = open(config.timings, "a") if config.timings else None  # noqa: SIM115
+        self._syncing = False
+        self._sync_again = False
         # A resumed peer asks for no decision until every peer has caught it up: a message it
         # sent before the crash may be out there, and choosing anew would contradict it.
         self._unsynced: set[bytes] = set(links.peers) if resuming else set()
@@ -105,6 +111,8 @@ class GameRunner:
                     await job()
             nursery.cancel_scope.cancel()
         self.log.close()
+        if self._timings is not None:
+            self._timings.close()
         return self.protocol.status
 
     # -- controls for the front end -----------------------------------------------------------
@@ -142,13 +150,57 @@ class GameRunner:
             self._saved_choices = dict(p.choices)
         for e in entries:
             self.log.append(e)
-        if entries:
-            self.log.sync()
+        if self._timings is not None:
+            self._record(out, entries)
         for msg in out:
             await self._broadcast_raw(msg.raw)
         for ev in events:
             await self.front.notify(self._with_paths(ev))
         self._maybe_choose()
+        if entries and self._step_ends_phase():
+            self._request_sync()
+
+    def _request_sync(self) -> None:
+        """fsync in a worker thread, off the path of the game; requests made meanwhile coalesce."""
+        if self._syncing:
+            self._sync_again = True
+            return
+        self._syncing = True
+
+        async def sync() -> None:
+            try:
+                while True:
+                    self._sync_again = False
+                    await trio.to_thread.run_sync(self.log.sync)
+                    if not self._sync_again:
+                        return
+            finally:
+                self._syncing = False
+
+        assert self._nursery is not None
+        self._nursery.start_soon(sync)
+
+    def _step_ends_phase(self) -> bool:
+        """fsync at phase ends (each trick, each deck step), not on every play.
+
+        Entries reach the OS before anything is sent, which is all a killed process needs to
+        resume; fsync guards against power loss only, so it need not hold up the game.
+        """
+        p = self.protocol
+        hand = p.game.hand if p.game is not None else None
+        return not p.step.name.startswith("play.") or hand is None or not hand.trick
+
+    def _record(self, out: list[SignedMessage], entries: list[bytes]) -> None:
+        now = time.monotonic()
+        assert self._timings is not None
+        for msg in out:
+            env = msg.envelope
+            if env.kind == "play":
+                self._timings.write(f'{{"step": "{env.hand}:{env.step}", "sent": {now}}}\n')
+        for raw in entries:
+            env = decode_frame(raw).envelope
+            self._timings.write(f'{{"step": "{env.hand}:{env.step}", "seen": {now}}}\n')
+        self._timings.flush()
 
     def _with_paths(self, ev: Event) -> Event:
         if isinstance(ev, GameOver | Aborted):

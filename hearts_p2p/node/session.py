@@ -52,6 +52,7 @@ class PeerOptions:
     absent_timeout: float = 120.0
     is_bot: bool = False
     on_runner: Callable[[GameRunner], None] | None = None  # a front end's handle on the game
+    timings: Path | None = None  # benchmarks: when each play was sent and verified
 
     @property
     def address(self) -> str:
@@ -73,6 +74,7 @@ class BotSpec:
     count: int
     strategy: str = "heuristic"
     seed: int | None = None
+    delay: float = 0.0  # seconds a bot waits before each play, so a person can follow the trick
 
 
 async def host_game(
@@ -269,7 +271,7 @@ async def _play(
     if resuming:
         _replay_own_log(proto, game_log)
     secret = files.secrets.load().get("secret", b"")
-    config = RunnerConfig(absent_timeout=opts.absent_timeout)
+    config = RunnerConfig(absent_timeout=opts.absent_timeout, timings=opts.timings)
     seed = secret if isinstance(secret, bytes) else b""
     async with open_mesh(identity, proto.game_id, roster, listeners=[listener]) as mesh:
         runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
@@ -310,18 +312,24 @@ async def _spawn_bots(opts: PeerOptions, bots: BotSpec, port: int) -> list[trio.
     procs = []
     for i in range(bots.count):
         name = f"Bot {i + 1}"
+        bot_dir = opts.data_dir / "bots" / f"bot{i + 1}"
+        # This is a new table: a game the bot left unfinished is over (its host is not resuming
+        # it), and resuming it instead of joining would leave this table waiting forever.
+        DataDir(bot_dir).finished("join")
         args = [
             sys.executable, "-m", "cli.main", "bot",
             "--peer", f"{opts.address}:{port}",
             "--name", name,
             "--strategy", bots.strategy,
-            "--data-dir", str(opts.data_dir / "bots" / f"bot{i + 1}"),
+            "--data-dir", str(bot_dir),
             "--interface", opts.interfaces[0].name,
             "--timeout", str(opts.absent_timeout),
             "--quiet",
         ]  # fmt: skip
         if bots.seed is not None:
             args += ["--seed", str(bots.seed + i)]
+        if bots.delay:
+            args += ["--delay", str(bots.delay)]
         procs.append(await trio.lowlevel.open_process(args, stdin=subprocess.DEVNULL,
                                                        stdout=subprocess.DEVNULL))  # fmt: skip
     return procs
