@@ -82,3 +82,42 @@ def test_kill_and_resume_at_seeded_points(tmp_path: Path) -> None:
     assert all(entries_ == logs[0] for entries_ in logs), "logs differ"
     report = audit_log(game_log(dirs[0]))
     assert report.valid and report.status == "finished", report.problems
+
+
+def test_a_peer_gone_past_the_timeout_aborts_the_game(tmp_path: Path) -> None:
+    """A peer killed for good: the others wait, then end the game naming it; the logs audit."""
+    port = free_port()
+    disc = str(free_port(socket.SOCK_DGRAM))
+    dirs = [tmp_path / f"p{i}" for i in range(4)]
+    common = ["--discovery-port", disc, "--timeout", "3"]
+    cmds = [
+        hearts("host", "--headless", "--table", "T", "--port", str(port),
+               "--data-dir", str(dirs[0]), "--name", "P0", *common)
+    ] + [
+        hearts("bot", "--peer", f"127.0.0.1:{port}", "--data-dir", str(dirs[i]),
+               "--name", f"P{i}", "--seed", str(i), *common)
+        for i in (1, 2, 3)
+    ]  # fmt: skip
+    outs = [tmp_path / f"p{i}.out" for i in range(4)]
+    procs = [start(cmds[0], outs[0])]
+    time.sleep(0.5)
+    procs += [start(cmds[i], outs[i]) for i in (1, 2, 3)]
+    try:
+        deadline = time.monotonic() + 120
+        while entries(dirs[0]) < 40:
+            assert time.monotonic() < deadline, "the game did not start"
+            time.sleep(0.02)
+        procs[2].kill()
+        codes = [p.wait(timeout=120) for p in (procs[0], procs[1], procs[3])]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    detail = "\n".join(o.read_text()[-2000:] for o in outs)
+    assert codes == [3, 3, 3], detail
+    for d in (dirs[0], dirs[1], dirs[3]):
+        report = audit_log(game_log(d))
+        assert report.status == "aborted" and report.valid, report.problems
+        assert report.abort is not None
+        assert "P2" in report.abort["reason"] and "gone" in report.abort["reason"]
+        assert "P2" in report.abort["blamed"]
