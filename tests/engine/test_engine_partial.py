@@ -41,9 +41,9 @@ def test_unknown_seats_are_checked_against_public_information() -> None:
     assert h.tricks[0].winner == 3
     # Seat 2 still holds clubs, but only a full replay can know that.
     play(h, "10C 4C 7D 10S")
-    with pytest.raises(IllegalActionError, match="you must follow ♣"):
-        full = HandState.deal(Rules(), 4, list(MIXED))
-        play(full, "2C 9C 3C JD 10C 4C 7D 10S")
+    full = HandState.deal(Rules(), 4, list(MIXED))
+    play(full, "2C 9C 3C JD 10C 4C 7D")
+    assert rule_of(full, 2, "10S") == "you must follow ♣"
 
 
 def test_known_seat_plays_are_fully_checked() -> None:
@@ -156,3 +156,15 @@ def test_apply_play_through_game_in_partial_mode() -> None:
     assert game.to_act() == []  # nobody known holds 2♣
     game.apply(2, PlayCard(card("2C")))
     assert game.to_act() == [3]
+
+
+def test_no_points_on_the_first_trick_while_holding_a_passed_plain_card() -> None:
+    rules = Rules()
+    deal = fill(rules, {0: "2C 3C 4C 5C 6C 7C 8C 9C 10C JC 2D 3D 4D"})
+    h = HandState.deal(rules, 2, only(deal, 0))  # right: seat 0 gives to seat 3
+    h.apply_pass(0, mask_of(cards("2D 3D 4D")))
+    for s in (1, 2, 3):
+        h.apply_pass(s, None)
+    play(h, "2C QC 2S")
+    assert rule_of(h, 3, "2H") == "no points on the first trick"  # seat 3 holds 2♦ 3♦ 4♦
+    play(h, "3D")
