@@ -170,6 +170,15 @@ def _genesis(first: SignedMessage, report: AuditReport) -> Genesis | None:
     return genesis
 
 
+@dataclass
+class _Replay:
+    """What the replay learned beyond the protocol's own state."""
+
+    claims: list[tuple[int, SignedMessage]] = field(default_factory=list)
+    rejected: list[int] = field(default_factory=list)  # entries refused before the replay
+    confirmed: bool = False  # the replay itself found why the game stopped
+
+
 def _replay(
     genesis: Genesis,
     messages: list[tuple[int, SignedMessage]],
@@ -179,28 +188,78 @@ def _replay(
     proto = GameProtocol(genesis.game_id, genesis.players[0].key)
     records: list[HandRecord] = []
     proto.on_hand_audited = records.append
-    claims: list[tuple[int, SignedMessage]] = []
+    seen = _Replay()
+    seen.rejected = [i for i in range(len(entries)) if i not in dict(messages)]
     for i, msg in messages:
-        env = msg.envelope
-        key = genesis.players[env.sender].key if env.sender < len(genesis.players) else None
-        if key is None or not msg.verify(key):
-            report.problems.append(
-                Problem(
-                    f"entry {i}", f"bad signature on a {env.kind} message from player {env.sender}"
-                )
-            )
+        problem = _signature_problem(genesis, proto, i, msg)
+        if problem is not None:
+            report.problems.append(problem)
+            seen.rejected.append(i)
             continue
-        if env.kind == "abort":
-            claims.append((i, msg))
+        if msg.envelope.kind == "abort":
             if proto.status is Status.RUNNING:
                 for raw in _evidence(msg):
                     proto.receive(raw)
+            if not seen.claims:
+                seen.confirmed = proto.status is Status.ABORTED
+            seen.claims.append((i, msg))
         proto.receive(msg)
+    if not seen.claims:
+        seen.confirmed = proto.status is Status.ABORTED
     _fill_players(genesis, proto, report)
     report.hands = [_summary(r, genesis) for r in records]
     report.final_hash = proto.head.hex()
-    _check_order(proto, entries, messages, report)
-    _verdict(proto, claims, report)
+    _check_order(proto, entries, messages, seen, report)
+    _verdict(proto, entries, seen, report)
+
+
+def _signature_problem(
+    genesis: Genesis, proto: GameProtocol, i: int, msg: SignedMessage
+) -> Problem | None:
+    """None when ``msg`` is signed by the player it names; else what is wrong with it.
+
+    A message that verifies under another player's key is a forgery by that player, which is
+    worth naming: random damage never verifies under any key.
+    """
+    env = msg.envelope
+    players = genesis.players
+    if env.sender < len(players) and msg.verify(players[env.sender].key):
+        return None
+    where = f"entry {i} ({_where(proto, env.hand, env.step)})"
+    if env.sender >= len(players):
+        return Problem(where, f"a {env.kind} message from player {env.sender}, who is not seated")
+    signer = next((p for p in range(len(players)) if msg.verify(players[p].key)), None)
+    if signer is not None:
+        return Problem(
+            where,
+            f"a {env.kind} message in the name of {_player(proto, env.sender)} is signed by "
+            f"{_player(proto, signer)}",
+            _player(proto, signer),
+        )
+    return Problem(
+        where, f"bad signature on a {env.kind} message from {_player(proto, env.sender)}"
+    )
+
+
+def _player(proto: GameProtocol, player: int) -> str:
+    """A player as the report names it: by seat once seats are drawn."""
+    g = proto.genesis
+    name = g.players[player].name if g is not None and player < len(g.players) else "?"
+    if proto.seat_of:
+        return f"seat {proto.seat_of[player]} ({name})"
+    return f"player {player} ({name})"
+
+
+def _where(proto: GameProtocol, hand: int, step: str) -> str:
+    """A step as a reader thinks of it: ``hand 2, trick 5`` for ``play.16`` at four players."""
+    kind, _, index = step.partition(".")
+    if hand == 0:
+        return f"seating, {step}" if kind != "genesis" else "genesis"
+    if kind == "play" and index.isdigit() and proto.players:
+        return f"hand {hand}, trick {int(index) // proto.players + 1}"
+    if kind == "reveal":
+        return f"hand {hand}, end of hand"
+    return f"hand {hand}, {step}"
 
 
 def _evidence(msg: SignedMessage) -> list[SignedMessage]:
@@ -237,61 +296,89 @@ def _check_order(
     proto: GameProtocol,
     entries: list[bytes],
     messages: list[tuple[int, SignedMessage]],
+    seen: _Replay,
     report: AuditReport,
 ) -> None:
-    """Every entry must have been taken, in the log's order, by the replay."""
+    """Every entry must have been taken by the replay, in the log's order.
+
+    What the replay took is compared with the log (refused entries aside); past it, only abort
+    entries may follow a stopped game. A game the replay saw go wrong on its own, with no abort
+    in the log, is reported by the verdict instead: what follows it was never checked.
+    """
+    envs = {i: m.envelope for i, m in messages}
+    rejected = set(seen.rejected)
+    kept = [i for i in range(len(entries)) if i not in rejected]
     taken = proto.entries
-    for i, raw in enumerate(entries):
-        if i >= len(taken) or taken[i] != raw:
-            if any(p.where == f"entry {i}" for p in report.problems):
-                return  # already explained (undecodable or badly signed)
-            env = next((m.envelope for j, m in messages if j == i), None)
-            what = "is not where the game could take it (reordered, repeated or from elsewhere)"
-            if env is not None:
-                what = f"{env.kind} from player {env.sender} in {env.step} {what}"
-            if proto.status is Status.RUNNING or not report.problems:
-                report.problems.append(Problem(f"entry {i}", what))
+    for k, raw in enumerate(taken[: len(kept)]):
+        i = kept[k]
+        if entries[i] != raw:
+            env, want = envs[i], decode_frame(raw).envelope
+            report.problems.append(
+                Problem(
+                    f"entry {i} ({_where(proto, env.hand, env.step)})",
+                    f"holds {env.step} from {_player(proto, env.sender)}, where the game's order "
+                    f"has {want.step} from {_player(proto, want.sender)} (entries reordered, "
+                    "repeated or from elsewhere)",
+                )
+            )
             return
+    tail = kept[len(taken) :]
+    if proto.status is Status.FINISHED:
+        for i in tail:
+            env = envs[i]
+            report.problems.append(
+                Problem(
+                    f"entry {i}", f"a {env.kind} from {_player(proto, env.sender)} after the end"
+                )
+            )
+            return
+    if proto.status is Status.ABORTED and seen.claims:
+        for i in tail:
+            env = envs[i]
+            if env.kind != "abort":
+                report.problems.append(
+                    Problem(
+                        f"entry {i} ({_where(proto, env.hand, env.step)})",
+                        f"a {env.kind} from {_player(proto, env.sender)} after the game stopped",
+                    )
+                )
+                return
 
 
-def _verdict(
-    proto: GameProtocol, claims: list[tuple[int, SignedMessage]], report: AuditReport
-) -> None:
+def _verdict(proto: GameProtocol, entries: list[bytes], seen: _Replay, report: AuditReport) -> None:
+    where = _where(proto, proto.step.hand, proto.step.name)
     if proto.status is Status.FINISHED:
         report.status = "finished"
         return
     if proto.status is Status.ABORTED and proto.abort is not None:
         report.status = "aborted"
         a = proto.abort
-        culprit = (
-            report.name(proto.seat_of[a.culprit])
-            if a.culprit is not None and proto.seat_of
-            else None
-        )
-        report.abort = {"reason": a.reason, "blamed": culprit, "reported_by": None}
-        if a.reporter is None and not claims:
+        culprit = _player(proto, a.culprit) if a.culprit is not None else None
+        report.abort = {
+            "reason": a.reason,
+            "blamed": culprit,
+            "reported_by": None,
+            "confirmed": seen.confirmed,
+        }
+        if seen.claims:
+            sender = seen.claims[0][1].envelope.sender
+            report.abort["reported_by"] = _player(proto, sender)
+        else:
             # The audit itself found the fault and no player's log recorded it: the game went on.
-            report.problems.append(
-                Problem(f"hand {proto.step.hand}, {proto.step.name}", a.reason, culprit)
-            )
-        elif claims:
-            sender = claims[0][1].envelope.sender
-            report.abort["reported_by"] = (
-                proto.genesis.players[sender].name if proto.genesis else sender
-            )
+            report.problems.append(Problem(where, a.reason, culprit))
         return
     report.status = "incomplete"
-    waiting = (
-        ", ".join(proto.genesis.players[p].name for p in proto.waiting_for())
-        if proto.genesis
-        else "?"
-    )
-    report.problems.append(
-        Problem(
-            f"hand {proto.step.hand}, {proto.step.name}",
-            f"the log ends here, waiting for {waiting}",
+    waiting = ", ".join(_player(proto, p) for p in proto.waiting_for()) or "?"
+    stuck = [i for i in seen.rejected if i >= len(proto.entries)]
+    if stuck:
+        unchecked = len(entries) - stuck[0] - 1
+        what = (
+            f"the game cannot go on without a valid message from {waiting} (entry {stuck[0]} "
+            f"was refused); the {unchecked} entries after it cannot be checked"
         )
-    )
+    else:
+        what = f"the log ends here, waiting for {waiting}"
+    report.problems.append(Problem(where, what))
 
 
 def _summary(record: HandRecord, genesis: Genesis) -> HandSummary:

@@ -50,7 +50,14 @@ from ..frontend import (
 )
 from ..identity import Identity
 from ..log import GENESIS_HEAD, chain
-from ..wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
+from ..wire import (
+    PROTOCOL_VERSION,
+    Envelope,
+    SignedMessage,
+    WireError,
+    decode_frame,
+    encode_message,
+)
 from .genesis import Genesis, GenesisError
 from .handflow import HandFlow
 from .steps import Step
@@ -59,6 +66,7 @@ __all__ = ["Abort", "GameProtocol", "HandRecord", "ProtocolError", "Status"]
 
 MAX_FUTURE = 64  # buffered messages per sender from steps not begun yet
 MAX_REASON = 200
+MAX_EVIDENCE = 8  # messages judged from one report: a reveal from each of up to 6 seats
 
 
 class ProtocolError(Exception):
@@ -275,6 +283,9 @@ class GameProtocol:
         if env.seq < expected:
             self.dropped += 1  # older than what we hold, and not a copy of it: stale
             return
+        step = self.step
+        if (env.hand, env.step) == (step.hand, step.name) and env.sender not in step.senders:
+            raise _Cheat(env.sender, f"sent {step.name} out of turn", (msg.raw,))
         if env.seq > expected or not self._for_now(msg):
             buf = self._future.setdefault(env.sender, {})
             if len(buf) < MAX_FUTURE:
@@ -578,12 +589,17 @@ class GameProtocol:
     def _end_hand(self) -> None:
         assert self.game is not None and self.game.hand is not None and self.flow is not None
         live = self.game.hand
+        # The reveals prove whatever the audit finds: a peer still waiting for some can judge.
+        evidence = tuple(m.raw for m in self.step.in_order())
         try:
             dealt, passed = self.flow.audit()
         except DeckCheatError as e:
-            raise _Cheat(self.player_at[e.seat], e.reason) from None
+            raise _Cheat(self.player_at[e.seat], e.reason, evidence) from None
         replay = HandState.deal(self.game.rules, live.number, list(dealt))
         for seat, action in self._hand_actions_with_passes(passed):
+            where = f"hand {live.number}"
+            if isinstance(action, PlayCard):
+                where += f", trick {len(replay.tricks) + 1}"
             try:
                 if isinstance(action, PassCards):
                     assert action.cards is not None
@@ -595,7 +611,8 @@ class GameProtocol:
             except IllegalActionError as e:
                 raise _Cheat(
                     self.player_at[seat],
-                    f"hand {live.number}: {e.rule} (found by the end-of-hand replay)",
+                    f"{where}: {e.rule} (found by the end-of-hand replay)",
+                    evidence,
                 ) from None
         if self.on_hand_audited is not None:
             record = HandRecord(live.number, tuple(dealt), tuple(passed), replay,
@@ -722,8 +739,26 @@ class GameProtocol:
             return
         if culprit is not None and not 0 <= culprit < self.players:
             culprit = None
+        self._check_evidence(body.get("evidence"))
+        if self.status is not Status.RUNNING:
+            return  # the evidence convinced us: our own abort names the culprit, not hearsay
         name = self.genesis.players[msg.envelope.sender].name if self.genesis else "the host"
         self._abort(f"{reason[:MAX_REASON]} (reported by {name})", culprit, (), reported=msg)
+
+    def _check_evidence(self, evidence: object) -> None:
+        """Judge a report's signed evidence ourselves, so a cheat is named on our own authority
+        and a false report cannot turn our blame on an honest player."""
+        if not isinstance(evidence, list):
+            return
+        for raw in evidence[:MAX_EVIDENCE]:
+            if self.status is not Status.RUNNING or not isinstance(raw, bytes):
+                return
+            try:
+                frame = decode_frame(raw)
+            except WireError:
+                continue
+            if frame.envelope.kind != "abort":
+                self.receive(frame)
 
     def _log_local(self, raw: bytes) -> None:
         self.entries.append(raw)
