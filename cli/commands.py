@@ -13,18 +13,34 @@ from hearts_p2p.cards import Card, CardParseError
 from hearts_p2p.engine import Action, ChooseMoon, HandPhase, PassCards, PlayCard, SeatView
 
 HELP = """commands:
-  a card, e.g. qs 10h Q♠ th   play it (when it is your turn)
-  three cards, e.g. qs ah 2d  pass them (at the start of a hand)
-  hand                        show your hand and the trick
-  scores                      show the scores
-  last                        show the previous trick
+  a card, e.g. qs 10h Q♠ th   play it when it is your turn (the prompt lists what you may play)
+  three cards, e.g. qs ah 2d  pass them at the start of a hand
+  hand                        your hand, the trick so far and whose turn it is
+  scores                      the scores, with the points taken in this hand
+  last                        the previous trick
   say TEXT                    chat to the table
   help                        this list
-  quit                        leave the game (asks to confirm)"""
+  quit                        leave the game (asks first; the game ends for everyone)
+cards: rank 2-10 J Q K A (or T for 10), suit c d s h or ♣ ♦ ♠ ♥, in any case"""
+
+
+_ALIASES = {
+    "hand": "hand",
+    "scores": "scores",
+    "score": "scores",
+    "last": "last",
+    "quit": "quit",
+    "exit": "quit",
+    "leave": "quit",
+}
 
 
 class InputError(ValueError):
     """A line that cannot be acted on; the message is shown as is."""
+
+
+class NotYourTurn(InputError):
+    """Cards typed while nothing is asked of this seat; the terminal says what it waits for."""
 
 
 @dataclass(frozen=True)
@@ -44,14 +60,16 @@ def parse_line(line: str, view: SeatView | None) -> Command | Action | None:
     lower = head.lower()
     if lower in ("help", "?", "h"):
         return Command("help")
-    if lower in ("hand", "scores", "last", "quit", "exit"):
-        return Command("quit" if lower == "exit" else lower)
+    if lower in _ALIASES:
+        return Command(_ALIASES[lower])
     if lower == "say":
         if not rest.strip():
             raise InputError("say what? e.g. say good luck")
         return Command("say", rest.strip())
+    if lower in ("play", "pass") and rest.strip():
+        words = rest  # "play qs" and "pass qs ah 2d" mean what they say
     if view is None or not view.legal:
-        raise InputError("not your turn; type help for commands")
+        raise NotYourTurn("not your turn")
     if view.phase is HandPhase.MOON_CHOICE:
         return _moon(lower)
     cards = _cards(words)
@@ -73,8 +91,10 @@ def _cards(text: str) -> list[Card]:
 
 
 def _pass(cards: list[Card], view: SeatView) -> PassCards:
-    if len(cards) != 3 or len(set(cards)) != 3:
-        raise InputError("pass exactly 3 different cards, e.g. qs ah 2d")
+    if len(cards) != 3:
+        raise InputError(f"pass exactly 3 cards (you named {len(cards)}), e.g. qs ah 2d")
+    if len(set(cards)) != 3:
+        raise InputError("pass 3 different cards")
     for c in cards:
         if c not in view.hand:
             raise InputError(f"you do not hold {c}")
@@ -83,7 +103,7 @@ def _pass(cards: list[Card], view: SeatView) -> PassCards:
 
 def _play(cards: list[Card], view: SeatView) -> PlayCard:
     if len(cards) != 1:
-        raise InputError("play one card, e.g. qs")
+        raise InputError(f"play one card, not {len(cards)}")
     card = cards[0]
     legal = [a.card for a in view.legal if isinstance(a, PlayCard)]
     if card not in legal:

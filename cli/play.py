@@ -7,6 +7,7 @@ import getpass
 import logging
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -257,9 +258,10 @@ def _peer(text: str | None) -> tuple[str, int] | None:
 
 
 def _setup(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions | int:
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s"
-    )
+    level = logging.INFO if args.verbose else logging.WARNING
+    if getattr(args, "quiet", False) and not args.verbose:
+        level = logging.ERROR
+    logging.basicConfig(level=level, format="%(name)s: %(message)s")
     try:
         return options_from(args, is_bot=is_bot)
     except (ValueError, InterfaceError) as e:
@@ -267,33 +269,21 @@ def _setup(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions | i
         return EXIT_USAGE
 
 
-def _exit_code(outcome: Outcome) -> int:
-    return EXIT_OK if outcome.status is Status.FINISHED else EXIT_ABORTED
+Start = Callable[[FrontEnd], Awaitable[Outcome]]
 
 
-async def _with_terminal(opts: PeerOptions, start: Any) -> Outcome:
-    """Run a session with the person at this terminal in the seat."""
-    screen = Screen(sys.stdout)
-    controls = _Controls()
-    seat = TerminalSeat(screen, controls)
-    opts.on_runner = controls.attach
-    outcome: Outcome | None = None
-    async with trio.open_nursery() as nursery:
-        controls.before_start = nursery.cancel_scope
-        nursery.start_soon(seat.run, stdin_lines())
-        outcome = await start(seat)
-        nursery.cancel_scope.cancel()
-    if outcome is None:
-        raise SessionError("left before the game started")
-    return outcome
+class LeftTable(SessionError):
+    """The player left (quit or Ctrl-C) before the game started."""
 
 
 class _Controls:
-    """Say and quit, forwarded to the game once it runs."""
+    """Say and quit, forwarded to the game once it runs; Ctrl-C is a quit that does not ask."""
 
-    def __init__(self) -> None:
+    def __init__(self, tell: Callable[[str], None] | None = None) -> None:
         self.runner: GameRunner | None = None
         self.before_start: trio.CancelScope | None = None
+        self.interrupted = False
+        self.tell = tell
 
     def attach(self, runner: GameRunner) -> None:
         self.runner = runner
@@ -307,6 +297,52 @@ class _Controls:
             self.runner.quit()
         elif self.before_start is not None:
             self.before_start.cancel()
+
+    async def watch_interrupts(self) -> None:
+        """The first Ctrl-C leaves the table as ``quit`` does, so the others hear at once and
+        no unfinished game is left behind to resume; a second one stops without waiting."""
+        with trio.open_signal_receiver(signal.SIGINT) as signals:
+            async for _ in signals:
+                if self.interrupted:
+                    raise KeyboardInterrupt
+                self.interrupted = True
+                if self.tell is not None:
+                    self.tell("interrupted: leaving the table (Ctrl-C again to stop at once)")
+                self.quit()
+
+
+async def _session(
+    opts: PeerOptions,
+    start: Start,
+    front: FrontEnd,
+    controls: _Controls,
+    reader: Callable[[], Awaitable[None]] | None = None,
+) -> Outcome:
+    """Run ``start`` with ``front`` in the seat, quit and Ctrl-C wired to the game."""
+    opts.on_runner = controls.attach
+    outcome: Outcome | None = None
+    async with trio.open_nursery() as nursery:
+        controls.before_start = nursery.cancel_scope
+        nursery.start_soon(controls.watch_interrupts)
+        if reader is not None:
+            nursery.start_soon(reader)
+        outcome = await start(front)
+        nursery.cancel_scope.cancel()
+    if outcome is None:
+        raise LeftTable("left the table before the game started")
+    return outcome
+
+
+def _with_terminal(args: argparse.Namespace, opts: PeerOptions, start: Start) -> int:
+    """The person at this terminal plays the seat; the screen shows the whole game."""
+    screen = Screen(sys.stdout)
+    controls = _Controls(screen.line)
+    seat = TerminalSeat(screen, controls)
+
+    async def main() -> Outcome:
+        return await _session(opts, start, seat, controls, lambda: seat.run(stdin_lines()))
+
+    return _run(args, main, controls, terminal=True)
 
 
 def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
@@ -325,16 +361,34 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
             f"{rules.players - 1} seats besides yours\n"
         )
         return EXIT_USAGE
+    delay = args.bot_delay if args.bot_delay is not None else (0 if args.headless else BOT_DELAY)
+    if delay < 0:
+        sys.stderr.write(f"hearts {args.command}: --bot-delay must not be negative\n")
+        return EXIT_USAGE
     table = args.table or f"{opts.name}'s table"
-    spec = BotSpec(bots, args.strategy)
+    spec = BotSpec(bots, args.strategy, delay=delay)
 
     async def start(front: FrontEnd) -> Outcome:
         return await host_game(opts, rules, table[:32], front, spec)
 
     if args.headless:
-        front = BotSeat(make_bot(args.strategy, 0))
-        return _run(args, lambda: start(front))
-    return _run(args, lambda: _with_terminal(opts, start))
+        return _headless(args, opts, start, BotSeat(make_bot(args.strategy, 0)))
+    return _with_terminal(args, opts, start)
+
+
+def _headless(
+    args: argparse.Namespace, opts: PeerOptions, start: Start, seat: BotSeat, quiet: bool = False
+) -> int:
+    def tell(text: str) -> None:
+        if not quiet:
+            sys.stderr.write(text + "\n")
+
+    controls = _Controls(tell)
+
+    async def main() -> Outcome:
+        return await _session(opts, start, seat, controls)
+
+    return _run(args, main, controls, quiet=quiet)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -359,7 +413,7 @@ def run_join(args: argparse.Namespace) -> int:
     async def start(front: FrontEnd) -> Outcome:
         return await join_game(opts, front, args.table, peer)
 
-    return _run(args, lambda: _with_terminal(opts, start))
+    return _with_terminal(args, opts, start)
 
 
 def run_bot(args: argparse.Namespace) -> int:
@@ -369,18 +423,19 @@ def run_bot(args: argparse.Namespace) -> int:
     try:
         peer = _peer(args.peer)
         bot = make_bot(args.strategy, args.seed if args.seed is not None else 0)
+        if args.delay < 0:
+            raise ValueError("--delay must not be negative")
     except (ValueError, BotError) as e:
         sys.stderr.write(f"hearts bot: {e}\n")
         return EXIT_USAGE
 
-    async def go() -> Outcome:
-        return await join_game(opts, BotSeat(bot), args.table, peer)
+    async def start(front: FrontEnd) -> Outcome:
+        return await join_game(opts, front, args.table, peer)
 
-    code = _run(args, go, quiet=args.quiet)
-    return code
+    return _headless(args, opts, start, BotSeat(bot, args.delay), quiet=args.quiet)
 
 
-def _unwrapped(main: Any) -> Outcome:
+def _unwrapped(main: Callable[[], Awaitable[Outcome]]) -> Outcome:
     """Run ``main``; an interrupt or a session error comes out bare, not in an exception group."""
     try:
         outcome: Outcome = trio.run(main)
@@ -401,14 +456,34 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
     return out
 
 
-def _run(args: argparse.Namespace, main: Any, quiet: bool = False) -> int:
+def _run(
+    args: argparse.Namespace,
+    main: Callable[[], Awaitable[Outcome]],
+    controls: _Controls,
+    *,
+    terminal: bool = False,
+    quiet: bool = False,
+) -> int:
+    """Run a session to its end and turn how it ended into an exit code.
+
+    On a terminal the screen has already shown the result and the log; headless runs print a
+    two-line summary instead.
+    """
     try:
-        outcome: Outcome = _unwrapped(main)
+        outcome = _unwrapped(main)
+    except LeftTable as e:
+        if not quiet:
+            sys.stderr.write(f"hearts {args.command}: {e}\n")
+        return EXIT_INTERRUPTED if controls.interrupted else EXIT_ABORTED
     except SessionError as e:
         sys.stderr.write(f"hearts {args.command}: {e}\n")
-        return EXIT_ERROR
-    if not quiet:
+        return EXIT_INTERRUPTED if controls.interrupted else EXIT_ERROR
+    ended = outcome.status in (Status.FINISHED, Status.ABORTED)
+    if not quiet and (not terminal or not ended):
         if outcome.status is Status.FINISHED and outcome.result is not None:
-            sys.stdout.write(f"final scores: {list(outcome.result.totals)}\n")
+            totals = " ".join(str(t) for t in outcome.result.totals)
+            sys.stdout.write(f"final scores: {totals} (by seat)\n")
         sys.stdout.write(f"game log: {outcome.log_path}\n")
-    return _exit_code(outcome)
+    if controls.interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_OK if outcome.status is Status.FINISHED else EXIT_ABORTED

@@ -1,19 +1,22 @@
 """Turning views and events into terminal lines: Unicode suits, red ♥ ♦, or plain ASCII.
 
-Line-oriented on purpose: it works in any terminal, over ssh, in a log file and in a test.
+Line-oriented on purpose: it works in any terminal, over ssh, in a log file and in a test. Every
+line is about one thing and names seats as the player sees them (``Bot 2 (left)``, ``you``).
 """
 
 from __future__ import annotations
 
+import io
 import os
-import re
 import sys
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 from hearts_p2p.cards import Card, Suit
-from hearts_p2p.engine import ChooseMoon, HandPhase, PassCards, PlayCard, SeatView
+from hearts_p2p.engine import HandPhase, PlayCard, SeatView
+from hearts_p2p.engine.view import TrickView
 from hearts_p2p.frontend import (
     Aborted,
     CardPlayed,
@@ -25,45 +28,72 @@ from hearts_p2p.frontend import (
     Notice,
     PassReceived,
     PeerState,
+    PeerStatus,
     SeatedRoster,
     TrickTaken,
 )
 from hearts_p2p.rules import PassDirection
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 RED = "\x1b[31m"
 BOLD = "\x1b[1m"
 DIM = "\x1b[2m"
 RESET = "\x1b[0m"
+ERASE_LINE = "\r\x1b[K"
+
+# What an ASCII terminal shows instead of the few non-ASCII characters our own lines use.
+_ASCII = str.maketrans(
+    {"♣": "C", "♦": "D", "♠": "S", "♥": "H", "─": "-", "·": "|", "—": "-", "→": "->", "−": "-"}
+)
+_UNSAFE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 def clean(text: str, limit: int = 40) -> str:
-    """A name or chat line from the network, stripped of control and direction characters."""
-    return _CONTROL.sub("", text)[:limit]
+    """A name or chat line from the network, stripped of control, format and direction characters.
+
+    Such characters could move the cursor, recolour the screen or reorder a line, letting a peer
+    forge what others see.
+    """
+    return "".join(c for c in text if unicodedata.category(c) not in _UNSAFE)[:limit]
+
+
+def points_text(points: int) -> str:
+    return f"{points} point" if abs(points) == 1 else f"{points} points"
 
 
 @dataclass
 class Style:
+    """How cards look on one output stream: suit symbols or letters, with or without colour."""
+
     unicode: bool = True
     color: bool = True
 
     @classmethod
     def for_stream(cls, stream: TextIO) -> Style:
-        """Colour only on a terminal and without NO_COLOR; ASCII where the encoding lacks ♠."""
-        tty = stream.isatty()
+        """Colour only on a terminal and without NO_COLOR; ASCII where the encoding lacks ♠.
+
+        An ASCII stream is switched to replacing what it cannot encode, so a name like "Zoë"
+        shows as "Zo?" instead of crashing the game.
+        """
+        tty = _isatty(stream)
         color = tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
         encoding = getattr(stream, "encoding", None) or "ascii"
         try:
-            "♣♦♠♥".encode(encoding)
-            uni = os.environ.get("HEARTS_ASCII") is None
+            "♣♦♠♥─·—".encode(encoding)
+            uni = not os.environ.get("HEARTS_ASCII")
         except (UnicodeEncodeError, LookupError):
             uni = False
+        if not uni and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
         return cls(unicode=uni, color=bool(color))
+
+    def text(self, line: str) -> str:
+        """``line`` as this stream can show it: suit symbols become letters in ASCII."""
+        return line if self.unicode else line.translate(_ASCII)
 
     def suit(self, suit: int) -> str:
         s = Suit(suit)
         text = s.symbol if self.unicode else s.letter
-        return f"{RED}{text}{RESET}" if self.color and s.is_red else text
+        return self.red(text) if s.is_red else text
 
     def card(self, card: int) -> str:
         c = Card(card)
@@ -72,6 +102,9 @@ class Style:
     def cards(self, cards: Iterable[int]) -> str:
         return " ".join(self.card(c) for c in cards)
 
+    def red(self, text: str) -> str:
+        return f"{RED}{text}{RESET}" if self.color else text
+
     def bold(self, text: str) -> str:
         return f"{BOLD}{text}{RESET}" if self.color else text
 
@@ -79,8 +112,19 @@ class Style:
         return f"{DIM}{text}{RESET}" if self.color else text
 
 
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 class Screen:
-    """What the player sees: seat names relative to them, and one method per kind of line."""
+    """What the player sees: seat names relative to them, and one method per kind of line.
+
+    A prompt stays at the bottom: a line that arrives while the player is typing (a chat line,
+    a peer dropping out) is printed above it and the prompt is shown again.
+    """
 
     def __init__(self, out: TextIO = sys.stdout, style: Style | None = None) -> None:
         self.out = out
@@ -88,20 +132,52 @@ class Screen:
         self.names: dict[int, str] = {}
         self.you = 0
         self.players = 4
-        self.last_hand = ""
+        self._prompt: str | None = None
+        # Erasing the prompt line needs a terminal that understands it; others get a newline.
+        self._erase = _isatty(out) and os.environ.get("TERM") != "dumb"
+
+    # -- output ----------------------------------------------------------------------------
 
     def line(self, text: str = "") -> None:
-        if text.startswith("Your hand: "):
-            self.last_hand = text
-        self.out.write(text + "\n")
+        """Print one line, keeping a pending prompt below it."""
+        prompt = self._prompt
+        if prompt is not None:
+            self._write(ERASE_LINE if self._erase else "\n")
+        self._write(self.style.text(text) + "\n")
+        if prompt is not None:
+            self._write(self.style.text(prompt))
         self.out.flush()
+
+    def prompt(self, text: str) -> None:
+        """Ask for input; the prompt stays pending until ``typed`` is called."""
+        self._prompt = text
+        self._write(self.style.text(text))
+        self.out.flush()
+
+    def typed(self) -> None:
+        """The player pressed Enter: the prompt line is finished."""
+        self._prompt = None
+
+    def drop_prompt(self) -> None:
+        """The question went away unanswered (the game ended): take the prompt off the screen."""
+        if self._prompt is not None:
+            self._prompt = None
+            self._write(ERASE_LINE if self._erase else "\n")
+            self.out.flush()
+
+    def _write(self, text: str) -> None:
+        try:
+            self.out.write(text)
+        except UnicodeEncodeError:
+            self.out.write(text.encode("ascii", "replace").decode("ascii"))
+
+    # -- names -----------------------------------------------------------------------------
 
     def who(self, seat: int) -> str:
         """``Alice (left)``; ``you`` for the player's own seat."""
         if seat == self.you:
             return "you"
-        name = self.names.get(seat, f"seat {seat}")
-        return f"{name} ({self.direction(seat)})"
+        return f"{self.name(seat)} ({self.direction(seat)})"
 
     def name(self, seat: int) -> str:
         return "you" if seat == self.you else self.names.get(seat, f"seat {seat}")
@@ -116,10 +192,18 @@ class Screen:
             return "across"
         return f"{k} to your left"
 
+    def clockwise(self) -> list[int]:
+        """Every seat, starting with the player's and going left: the order of the table."""
+        return [(self.you + k) % self.players for k in range(self.players)]
+
     # -- views -----------------------------------------------------------------------------
 
     def hand(self, view: SeatView) -> str:
-        """Your hand grouped by suit; the cards you may play now marked."""
+        """Your hand grouped by suit; the cards you may play now marked.
+
+        With colour the playable cards are bold and the rest dim; without, playable cards are
+        in brackets.
+        """
         legal = {a.card for a in view.legal if isinstance(a, PlayCard)}
         groups = []
         for suit in (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS):
@@ -130,129 +214,182 @@ class Screen:
             for c in cards:
                 text = c.rank_name
                 if legal and c in legal:
-                    text = self.style.bold(f"[{text}]" if not self.style.color else text)
+                    text = self.style.bold(text) if self.style.color else f"[{text}]"
                 elif legal:
                     text = self.style.dim(text)
                 shown.append(text)
             groups.append(self.style.suit(suit) + " " + " ".join(shown))
         return "   ".join(groups) if groups else "(no cards)"
 
-    def status(self, view: SeatView, *, again: bool = True) -> list[str]:
-        """Hand, trick and turn; ``again=False`` leaves out a hand line just shown."""
-        hand = f"Your hand: {self.hand(view)}"
-        lines = [hand] if again or hand != self.last_hand else []
-        if view.trick is not None:
-            plays = ", ".join(f"{self.who(s)} {self.style.card(c)}" for s, c in view.trick.plays)
-            lines.append(f"Trick {len(view.tricks) + 1}: {plays}")
-        elif view.phase is HandPhase.PLAYING:
-            lines.append(f"Trick {len(view.tricks) + 1}: (empty)")
-        broken = "hearts broken" if view.hearts_broken else "hearts not broken"
+    def trick(self, trick: TrickView) -> str:
+        return ", ".join(f"{self.who(s)} {self.style.card(c)}" for s, c in trick.plays)
+
+    def turn_lines(self, view: SeatView) -> list[str]:
+        """Shown when it is your turn: the trick so far, then your hand with the legal cards."""
+        lines = [""]
         if view.phase is HandPhase.PLAYING:
-            turn = "your turn" if view.my_turn else _turn_of(self, view.to_act)
-            lines.append(f"{turn} · {broken}")
+            lines.append(self.situation(view))
+        lines.append(f"Your hand: {self.hand(view)}")
+        return lines
+
+    def situation(self, view: SeatView) -> str:
+        """``Trick 3: Bot 2 (left) 5♦ · your turn · hearts broken``."""
+        number = len(view.tricks) + 1
+        if view.trick is not None:
+            head = f"Trick {number}: {self.trick(view.trick)}"
+        else:
+            head = f"Trick {number}"
+        if view.my_turn:
+            turn = "you lead" if view.trick is None else "your turn"
+        elif view.to_act:
+            turn = f"{self.who(view.to_act[0])} to play"
+        else:
+            turn = "waiting"
+        broken = "hearts broken" if view.hearts_broken else "hearts not broken"
+        return f"{head} · {turn} · {broken}"
+
+    def status(self, view: SeatView) -> list[str]:
+        """The ``hand`` command: where the hand stands, whoever's turn it is."""
+        lines = [f"Hand {view.hand_number} · {self._pass_words(view)}"]
+        if view.phase is HandPhase.PLAYING:
+            lines.append(self.situation(view))
+        elif view.phase is HandPhase.PASSING:
+            lines.append("passing: " + ("choose 3 cards" if view.legal else "waiting for others"))
+        lines.append(f"Your hand: {self.hand(view)}")
         return lines
 
     def prompt_for(self, view: SeatView) -> str:
         if view.phase is HandPhase.PASSING:
-            return f"pass 3 cards {self._pass_words(view)}> "
+            target = "" if view.pass_target is None else f" to {self.who(view.pass_target)}"
+            return f"pass 3 cards{target}> "
         if view.phase is HandPhase.MOON_CHOICE:
-            return "you shot the moon! add to others (a) or subtract from you (s)> "
+            total = view.rules.penalty_total
+            return f"you shot the moon! add {total} to the others (a) or take {total} off you (s)> "
         legal = [a.card for a in view.legal if isinstance(a, PlayCard)]
         return f"play [{self.style.cards(legal)}]> "
 
     def _pass_words(self, view: SeatView) -> str:
-        if view.pass_target is None:
-            return ""
-        return f"to {self.who(view.pass_target)} "
+        if view.pass_direction is PassDirection.NONE or view.pass_target is None:
+            return "no pass"
+        return f"pass {view.pass_direction.value} to {self.who(view.pass_target)}"
 
-    def scores(self, totals: Sequence[int], last: Sequence[int] | None = None) -> list[str]:
-        width = max(len(self.names.get(s, "")) for s in range(len(totals))) + 6
-        lines = []
-        for s, t in enumerate(totals):
-            name = self.name(s)
-            extra = f"  (+{last[s]})" if last is not None and last[s] >= 0 else ""
-            if last is not None and last[s] < 0:
-                extra = f"  ({last[s]})"
-            lines.append(f"  {name:<{width}} {t:>4}{extra}")
+    def scores(
+        self,
+        totals: Sequence[int],
+        column: Sequence[int] | None = None,
+        heading: str = "hand",
+        winners: Sequence[int] = (),
+    ) -> list[str]:
+        """The score table, you first then clockwise; ``column`` adds a hand's points."""
+        width = max(len(self.who(s)) for s in range(len(totals))) + 2
+        head = f"  {'player':<{width}}"
+        if column is not None:
+            head += f" {heading:>6}"
+        lines = [self.style.dim(head + f" {'total':>6}")]
+        for s in self.clockwise():
+            if s >= len(totals):
+                continue
+            row = f"  {self.who(s):<{width}}"
+            if column is not None:
+                row += f" {column[s]:>+6d}" if heading == "hand" else f" {column[s]:>6}"
+            row += f" {totals[s]:>6}"
+            if s in winners:
+                row += "  winner"
+            lines.append(row)
         return lines
 
     # -- events ----------------------------------------------------------------------------
 
     def event(self, ev: Event) -> None:
-        s = self.style
         if isinstance(ev, SeatedRoster):
-            self.you = ev.you
-            self.players = len(ev.players)
-            self.names = {p.seat: clean(p.name) for p in ev.players}
-            self.line(f"Table: {ev.rules_summary}")
-            for p in ev.players:
-                tag = " (bot)" if p.is_bot else ""
-                self.line(f"  seat {p.seat}: {self.who(p.seat):<24} key {p.fingerprint}{tag}")
+            self._roster(ev)
         elif isinstance(ev, HandStarted):
             v = ev.view
-            words = _pass_phrase(v.pass_direction)
-            dealer = "you" if v.dealer == self.you else self.names.get(v.dealer, "?")
             self.line("")
-            self.line(s.bold(f"── Hand {v.hand_number} · {words} · dealer {dealer} ──"))
+            self.line(self.style.bold(f"── Hand {v.hand_number} · {self._pass_words(v)} ──"))
             self.line(f"Your hand: {self.hand(v)}")
         elif isinstance(ev, PassReceived):
-            self.line(f"Received from {self.who(ev.source)}: {s.cards(ev.cards)}")
-            self.line(f"Your hand: {self.hand(ev.view)}")
+            v = ev.view
+            if v.passed and v.pass_target is not None:
+                self.line(f"You passed {self.style.cards(v.passed)} to {self.who(v.pass_target)}")
+            self.line(f"You received {self.style.cards(ev.cards)} from {self.who(ev.source)}")
         elif isinstance(ev, CardPlayed):
             if ev.seat != self.you:
-                self.line(f"  {self.who(ev.seat)} plays {s.card(ev.card)}")
+                lead = " leads" if len(ev.view.trick.plays if ev.view.trick else ()) == 1 else ""
+                self.line(f"  {self.who(ev.seat)}{lead or ' plays'} {self.style.card(ev.card)}")
         elif isinstance(ev, TrickTaken):
-            cards = " ".join(s.card(c) for _, c in ev.cards)
-            pts = f", {ev.points} point{'s' if abs(ev.points) != 1 else ''}" if ev.points else ""
-            who = "You take" if ev.winner == self.you else f"{self.who(ev.winner)} takes"
-            self.line(f"{who} the trick: {cards}{pts}")
+            self._trick_taken(ev)
         elif isinstance(ev, HandScored):
-            r = ev.result
-            self.line(s.bold(f"── Hand {ev.number} scored ──"))
-            if r.moon is not None:
-                shooter = "You" if r.moon == self.you else self.who(r.moon)
-                self.line(f"{shooter} shot the moon!")
-            for ln in self.scores(ev.totals, r.points):
-                self.line(ln)
+            self._hand_scored(ev)
         elif isinstance(ev, GameOver):
-            names = ", ".join(
-                "you" if w == self.you else self.names.get(w, f"seat {w}")
-                for w in ev.result.winners
-            )
-            self.line("")
-            self.line(s.bold(f"Game over after {ev.result.hands} hands. Winner: {names}"))
-            for ln in self.scores(ev.result.totals):
-                self.line(ln)
-            self.line(f"Game log: {ev.log_path}")
-            self.line(f"Final hash: {ev.final_hash}")
-            self.line(f"Check it yourself: hearts audit {ev.log_path}")
+            self._game_over(ev)
         elif isinstance(ev, Aborted):
-            blame = f" — blamed: {self.who(ev.culprit)}" if ev.culprit is not None else ""
-            self.line(s.bold(f"Game aborted: {clean(ev.reason, 200)}{blame}"))
-            self.line(f"Game log: {ev.log_path}  (hearts audit {ev.log_path})")
+            blame = ""
+            own_quit = ev.culprit == self.you and ev.reason.endswith("left the table")
+            if ev.culprit is not None and not own_quit:
+                blame = f" (blamed: {self.who(ev.culprit)})"
+            self.line("")
+            self.line(self.style.bold(f"Game aborted: {clean(ev.reason, 200)}{blame}"))
+            self.line(f"Game log: {ev.log_path}")
+            self.line(f"Check it yourself: hearts audit {ev.log_path}")
         elif isinstance(ev, PeerState):
-            self.line(f"[{self.who(ev.seat)} {ev.status.value}]")
+            self.line(self._peer_state(ev))
         elif isinstance(ev, ChatLine):
-            self.line(f"<{self.names.get(ev.seat, ev.seat)}> {clean(ev.text, 200)}")
+            self.line(f"<{self.name(ev.seat)}> {clean(ev.text, 200)}")
         elif isinstance(ev, Notice):
-            self.line(ev.text)
+            self.line(clean(ev.text, 300))
 
+    def _roster(self, ev: SeatedRoster) -> None:
+        self.you = ev.you
+        self.players = len(ev.players)
+        self.names = {p.seat: clean(p.name) for p in ev.players}
+        by_seat = {p.seat: p for p in ev.players}
+        self.line("")
+        self.line(f"Table: {clean(ev.rules_summary, 200)}")
+        width = max(len(self.who(s)) for s in by_seat)
+        for s in self.clockwise():
+            p = by_seat[s]
+            tag = "  bot" if p.is_bot else ""
+            self.line(f"  {self.who(s):<{width}}  key {clean(p.fingerprint)}{tag}")
 
-def _turn_of(screen: Screen, to_act: Sequence[int]) -> str:
-    if not to_act:
-        return "waiting"
-    if to_act[0] == screen.you:
-        return "your turn"
-    return f"{screen.who(to_act[0])}'s turn"
+    def _trick_taken(self, ev: TrickTaken) -> None:
+        s = self.style
+        number = len(ev.view.tricks)
+        cards = s.cards(c for _, c in ev.cards)
+        who = "You take" if ev.winner == self.you else f"{self.who(ev.winner)} takes"
+        if ev.points:
+            hand_pts = ev.view.points_taken[ev.winner]
+            pts = f" · {points_text(ev.points)} ({hand_pts} this hand)"
+        else:
+            pts = " · no points"
+        self.line(f"{who} trick {number}: {cards}{pts}")
 
+    def _hand_scored(self, ev: HandScored) -> None:
+        r = ev.result
+        self.line("")
+        self.line(self.style.bold(f"── Hand {ev.number} scored ──"))
+        if r.moon is not None:
+            shooter = "You" if r.moon == self.you else self.who(r.moon)
+            self.line(f"{shooter} shot the moon!")
+        for ln in self.scores(ev.totals, r.points):
+            self.line(ln)
 
-def _pass_phrase(direction: PassDirection) -> str:
-    return "no pass" if direction is PassDirection.NONE else f"pass {direction.value}"
+    def _game_over(self, ev: GameOver) -> None:
+        res = ev.result
+        names = ", ".join(self.name(w) for w in res.winners)
+        plural = "Winners" if len(res.winners) > 1 else "Winner"
+        hands = f"{res.hands} hand" + ("s" if res.hands != 1 else "")
+        self.line("")
+        self.line(self.style.bold(f"Game over after {hands}. {plural}: {names}"))
+        for ln in self.scores(res.totals, winners=res.winners):
+            self.line(ln)
+        self.line(f"Game log: {ev.log_path}")
+        self.line(f"Check it yourself: hearts audit {ev.log_path}")
 
-
-def describe_action(style: Style, action: PassCards | PlayCard | ChooseMoon) -> str:
-    if isinstance(action, PlayCard):
-        return style.card(action.card)
-    if isinstance(action, PassCards):
-        return style.cards(action.cards or ())
-    return "others +" if action.add_to_others else "you −"
+    def _peer_state(self, ev: PeerState) -> str:
+        who = self.who(ev.seat)
+        if ev.status is PeerStatus.CONNECTED:
+            return f"[{who} is connected again]"
+        if ev.status is PeerStatus.WAITING:
+            return f"[{who} lost the connection; waiting for them to come back]"
+        return f"[{who} is gone]"

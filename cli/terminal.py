@@ -1,7 +1,8 @@
 """The person at the terminal as a seat's front end: prompts, typed lines, table commands.
 
 One task reads lines for the whole game, so ``scores`` or ``say hi`` work while others play;
-``choose`` only waits for the next valid action.
+``choose`` only waits for the next valid action. A second task notices when the table has been
+waiting on someone else for a while and says who, so a quiet screen never looks like a hang.
 """
 
 from __future__ import annotations
@@ -12,18 +13,21 @@ from typing import Protocol
 
 import trio
 
-from hearts_p2p.engine import Action, SeatView
+from hearts_p2p.engine import Action, HandPhase, PassCards, SeatView
 from hearts_p2p.frontend import (
+    Aborted,
     CardPlayed,
     Event,
+    GameOver,
     HandScored,
     HandStarted,
     PassReceived,
+    SeatedRoster,
     TrickTaken,
 )
 
-from .commands import HELP, Command, InputError, parse_line
-from .render import Screen
+from .commands import HELP, Command, InputError, NotYourTurn, parse_line
+from .render import Screen, points_text
 
 
 class TableControls(Protocol):
@@ -46,47 +50,73 @@ async def stdin_lines() -> AsyncIterator[str]:
 class TerminalSeat:
     """A ``FrontEnd`` for a person: renders events to a ``Screen`` and reads a line at a time."""
 
-    def __init__(self, screen: Screen, controls: TableControls) -> None:
+    def __init__(self, screen: Screen, controls: TableControls, waiting_hint: float = 15.0) -> None:
         self.screen = screen
         self.controls = controls
+        self.waiting_hint = waiting_hint
         self._view: SeatView | None = None
         self._choosing: SeatView | None = None
         self._answer: trio.MemorySendChannel[Action] | None = None
         self._confirm_quit = False
+        self._seated = False
         self._last_trick: TrickTaken | None = None
+        self._activity = 0
+
+    # -- FrontEnd ---------------------------------------------------------------------------
 
     async def choose(self, view: SeatView) -> Action:
         self._view = view
         self._choosing = view
+        self._activity += 1
         send, receive = trio.open_memory_channel[Action](1)
         self._answer = send
-        for line in self.screen.status(view, again=False):
-            self.screen.line(line)
+        if view.phase is HandPhase.PLAYING:
+            for line in self.screen.turn_lines(view):
+                self.screen.line(line)
         self._prompt()
         try:
             return await receive.receive()
         finally:
+            if self._choosing is not None and not self._confirm_quit:
+                self.screen.drop_prompt()
             self._choosing = None
             self._answer = None
 
     async def notify(self, event: Event) -> None:
+        self._activity += 1
         if isinstance(event, HandStarted | PassReceived | CardPlayed | TrickTaken | HandScored):
             self._view = event.view
         if isinstance(event, TrickTaken):
             self._last_trick = event
+        if isinstance(event, SeatedRoster):
+            self._seated = True
+        if isinstance(event, GameOver | Aborted):
+            self.screen.drop_prompt()  # nothing more will be asked
         self.screen.event(event)
+
+    # -- input ------------------------------------------------------------------------------
+
+    async def run(self, lines: AsyncIterator[str]) -> None:
+        """Read input and watch for long waits until input ends (which leaves the table)."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._watch_waiting)
+            await self.read_input(lines)
+            nursery.cancel_scope.cancel()
 
     async def read_input(self, lines: AsyncIterator[str]) -> None:
         """Handle typed lines until input ends; end of input leaves the table."""
         async for line in lines:
             self.handle_line(line)
+        self.screen.typed()
         self.screen.line("input closed: leaving the table")
         self.controls.quit()
 
     def handle_line(self, line: str) -> None:
+        self.screen.typed()
         if self._confirm_quit:
             self._confirm_quit = False
             if line.strip().lower() in ("y", "yes"):
+                self.screen.line("leaving the table")
                 self.controls.quit()
                 return
             self.screen.line("staying")
@@ -94,6 +124,9 @@ class TerminalSeat:
             return
         try:
             parsed = parse_line(line, self._choosing)
+        except NotYourTurn:
+            self.screen.line(self._not_your_turn())
+            return
         except InputError as e:
             self.screen.line(str(e))
             self._prompt()
@@ -103,39 +136,99 @@ class TerminalSeat:
         elif isinstance(parsed, Command):
             self._command(parsed)
         elif self._answer is not None:
+            if isinstance(parsed, PassCards):
+                self.screen.line("waiting for the others to pass")
             self._answer.send_nowait(parsed)
+
+    def _not_your_turn(self) -> str:
+        v = self._view
+        if v is None or v.phase is None or v.game_over:
+            return "no cards to play yet; type help for commands"
+        if v.phase is HandPhase.PASSING:
+            return "you have passed; waiting for the others to pass"
+        if v.phase is HandPhase.PLAYING and v.to_act:
+            return f"not your turn: {self.screen.who(v.to_act[0])} plays next"
+        return "not your turn; type help for commands"
 
     def _command(self, cmd: Command) -> None:
         screen = self.screen
         if cmd.name == "help":
-            screen.line(HELP)
+            for line in HELP.splitlines():
+                screen.line(line)
         elif cmd.name == "hand":
-            if self._view is None:
+            if self._view is None or self._view.phase is None:
                 screen.line("no cards dealt yet")
             else:
-                for line in screen.status(self._view):
+                for line in screen.status(self._choosing or self._view):
                     screen.line(line)
         elif cmd.name == "scores":
-            totals = self._view.totals if self._view else ()
-            for line in screen.scores(totals) if totals else ["no scores yet"]:
-                screen.line(line)
+            self._scores()
         elif cmd.name == "last":
-            t = self._last_trick
-            if t is None:
-                screen.line("no trick taken yet")
-            else:
-                plays = ", ".join(f"{screen.who(s)} {screen.style.card(c)}" for s, c in t.cards)
-                screen.line(f"last trick: {plays} — taken by {screen.who(t.winner)}")
+            self._last()
         elif cmd.name == "say":
-            self.controls.say(cmd.text)
+            if self._seated:
+                self.controls.say(cmd.text)
+                screen.line(f"<{screen.name(screen.you)}> {cmd.text}")
+            else:
+                screen.line("nobody to talk to until the game starts")
         elif cmd.name == "quit":
             self._confirm_quit = True
-            screen.out.write("leave the game? your seat becomes absent [y/N] ")
-            screen.out.flush()
+            screen.prompt("leave the game? it ends for everyone [y/N] ")
             return
         self._prompt()
 
+    def _scores(self) -> None:
+        v = self._view
+        if v is None or not v.totals:
+            self.screen.line("no scores yet")
+            return
+        playing = v.phase in (HandPhase.PASSING, HandPhase.PLAYING, HandPhase.MOON_CHOICE)
+        if playing:
+            self.screen.line(f"Scores before hand {v.hand_number}, and points taken in it so far:")
+            rows = self.screen.scores(v.totals, v.points_taken, heading="taken")
+        else:
+            self.screen.line("Scores:")
+            rows = self.screen.scores(v.totals)
+        for row in rows:
+            self.screen.line(row)
+
+    def _last(self) -> None:
+        t = self._last_trick
+        if t is None:
+            self.screen.line("no trick taken yet")
+            return
+        screen = self.screen
+        plays = ", ".join(f"{screen.who(s)} {screen.style.card(c)}" for s, c in t.cards)
+        pts = f", {points_text(t.points)}" if t.points else ""
+        number = len(t.view.tricks)
+        screen.line(f"Trick {number}: {plays} — taken by {screen.who(t.winner)}{pts}")
+
     def _prompt(self) -> None:
         if self._choosing is not None:
-            self.screen.out.write(self.screen.prompt_for(self._choosing))
-            self.screen.out.flush()
+            self.screen.prompt(self.screen.prompt_for(self._choosing))
+
+    # -- waiting ----------------------------------------------------------------------------
+
+    async def _watch_waiting(self) -> None:
+        """Say who the table waits for when nothing has happened for ``waiting_hint`` seconds."""
+        hinted = -1
+        while True:
+            seen = self._activity
+            await trio.sleep(self.waiting_hint)
+            if seen != self._activity or hinted == seen or self._choosing is not None:
+                continue
+            hint = self._waiting_for()
+            if hint:
+                hinted = seen
+                self.screen.line(hint)
+
+    def _waiting_for(self) -> str | None:
+        v = self._view
+        if v is None or v.game_over:
+            return None
+        if v.phase is HandPhase.PASSING:
+            return "(waiting for the others to pass)"
+        playing = v.phase in (HandPhase.PLAYING, HandPhase.MOON_CHOICE)
+        if playing and v.to_act and v.to_act[0] != v.seat:
+            return f"(waiting for {self.screen.who(v.to_act[0])})"
+        return None
