@@ -1,0 +1,157 @@
+"""Drive the real ``hearts`` program in a pseudo-terminal, as a person at a keyboard would.
+
+The program sees a terminal (colour on, Ctrl-C is SIGINT from the line discipline), and the test
+reads the screen and types lines, waiting for text with a hard deadline so a hang fails the test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+SUITS = {"♣": "c", "♦": "d", "♠": "s", "♥": "h"}
+
+
+def free_port(kind: int = socket.SOCK_STREAM) -> int:
+    with socket.socket(socket.AF_INET, kind) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def hearts_env(**extra: str) -> dict[str, str]:
+    """Loopback only, a UTF-8 colour terminal, and nothing inherited that changes the look."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "HEARTS_ASCII")}
+    env.update(HEARTS_INTERFACE="lo", TERM="xterm-256color", LANG="C.UTF-8", COLUMNS="120")
+    env["PYTHONIOENCODING"] = "utf-8"
+    env.update(extra)
+    return env
+
+
+class Timeout(AssertionError):
+    pass
+
+
+class Terminal:
+    """One program on its own pseudo-terminal; ``expect`` reads on from where it last matched."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env or hearts_env(),
+            start_new_session=True,
+            preexec_fn=_controlling_tty,
+        )
+        os.close(slave)
+        self.fd = master
+        self.raw = ""  # everything the program wrote, escapes included
+        self.pos = 0  # where the next expect starts, in the plain text
+
+    @property
+    def text(self) -> str:
+        """The screen so far without colour codes and carriage returns."""
+        return ANSI.sub("", self.raw).replace("\r", "")
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the program closed the terminal
+            return False
+        if not data:
+            return False
+        self.raw += data.decode("utf-8", "replace")
+        return True
+
+    def expect(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+        """Wait for ``pattern`` (a regex) in what appeared since the last match."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while True:
+            m = rx.search(self.text, self.pos)
+            if m is not None:
+                self.pos = m.end()
+                return m
+            left = deadline - time.monotonic()
+            if left <= 0 or (not self._read(min(left, 0.2)) and self.proc.poll() is not None):
+                raise Timeout(f"no {pattern!r} within {timeout} s; screen:\n{self.tail()}")
+
+    def expect_any(
+        self, patterns: dict[str, str], timeout: float = 20.0
+    ) -> tuple[str, re.Match[str]]:
+        """Wait for the first of several patterns to appear; returns its key and match."""
+        joined = "|".join(f"(?P<{k}>{p})" for k, p in patterns.items())
+        m = self.expect(joined, timeout)
+        key = next(k for k in patterns if m.group(k) is not None)
+        return key, m
+
+    def send(self, line: str) -> None:
+        os.write(self.fd, line.encode() + b"\r")
+
+    def interrupt(self) -> None:
+        """Ctrl-C, through the terminal's line discipline like a real keypress."""
+        os.write(self.fd, b"\x03")
+
+    def wait(self, timeout: float = 30.0) -> int:
+        """The exit code, reading the screen meanwhile so the program never blocks on output."""
+        deadline = time.monotonic() + timeout
+        while self.proc.poll() is None:
+            if time.monotonic() > deadline:
+                raise Timeout(f"still running after {timeout} s; screen:\n{self.tail()}")
+            self._read(0.1)
+        while self._read(0.05) and select.select([self.fd], [], [], 0)[0]:
+            pass
+        return self.proc.returncode
+
+    def tail(self, chars: int = 3000) -> str:
+        return self.text[-chars:]
+
+    def close(self) -> None:
+        """Kill the program and everything it started (its bots share its session)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        os.close(self.fd)
+
+
+def _controlling_tty() -> None:
+    """Make the pty the child's controlling terminal, so Ctrl-C becomes SIGINT."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def hand_cards(line: str) -> list[str]:
+    """``♣ 3 4 9   ♦ Q`` → ``['3c', '4c', '9c', 'qd']`` (brackets marking legal cards dropped)."""
+    out = []
+    for group in line.strip().split("   "):
+        suit, *ranks = group.split()
+        out += [r.strip("[]").lower() + SUITS[suit] for r in ranks]
+    return out
+
+
+def prompt_cards(text: str) -> list[str]:
+    """The legal cards listed in a ``play [8♣ J♣ K♣]>`` prompt, typed back as ``8c``."""
+    return [c[:-1].lower() + SUITS[c[-1]] for c in text.split()]
+
+
+def data_dir(tmp: Path, name: str) -> str:
+    path = tmp / name
+    path.mkdir(parents=True, exist_ok=True)
+    return str(path)

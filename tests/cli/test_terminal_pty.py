@@ -1,0 +1,237 @@
+"""The real ``hearts`` program in a pseudo-terminal: games played by typing what the screen shows.
+
+Every peer listens on loopback only, each test has its own discovery port, and every wait has a
+deadline, so a hang fails instead of stalling the suite.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .pty_term import (
+    Terminal,
+    Timeout,
+    data_dir,
+    free_port,
+    hand_cards,
+    hearts_env,
+    prompt_cards,
+)
+
+PROMPTS = {
+    "pass": r"pass 3 cards to [^\n>]*> ",
+    "play": r"play \[(?P<legal>[^\]\n]*)\]> ",
+    "moon": r"you shot the moon![^\n]*> ",
+    "over": r"Game over after [^\n]*\n",
+    "aborted": r"Game aborted: [^\n]*\n",
+}
+
+
+@pytest.fixture
+def terminals() -> Iterator[list[Terminal]]:
+    """Terminals opened by a test, killed (with their bots) however the test ends."""
+    opened: list[Terminal] = []
+    yield opened
+    for t in opened:
+        t.close()
+
+
+def open_terminal(opened: list[Terminal], *args: str, **env: str) -> Terminal:
+    t = Terminal(list(args), hearts_env(**env))
+    opened.append(t)
+    return t
+
+
+def last_hand(term: Terminal, before: int) -> list[str]:
+    """The cards of the last ``Your hand:`` line shown before position ``before``."""
+    text = term.text
+    start = text.rindex("Your hand: ", 0, before) + len("Your hand: ")
+    return hand_cards(text[start : text.index("\n", start)])
+
+
+def answer(term: Terminal, key: str, m: re.Match[str]) -> None:
+    """Type what a careful beginner would: the lowest legal card, the first three to pass."""
+    if key == "pass":
+        term.send(" ".join(last_hand(term, m.start())[:3]))
+    elif key == "play":
+        term.send(prompt_cards(m.group("legal"))[0])
+    elif key == "moon":
+        term.send("a")
+
+
+def play_to_the_end(terms: list[Terminal], deadline: float = 60.0) -> None:
+    """Answer every prompt on every terminal until each shows the end of the game."""
+    done = [False] * len(terms)
+    budget = deadline / 0.2
+    while not all(done) and budget > 0:
+        for i, term in enumerate(terms):
+            if done[i]:
+                continue
+            try:
+                key, m = term.expect_any(PROMPTS, timeout=0.1)
+            except Timeout:
+                budget -= 1
+                continue
+            if key in ("over", "aborted"):
+                done[i] = True
+            else:
+                answer(term, key, m)
+    assert all(done), "the game did not end in time:\n" + "\n".join(t.tail() for t in terms)
+
+
+@pytest.mark.slow
+def test_whole_game_against_three_bots(tmp_path: Path, terminals: list[Terminal]) -> None:
+    disc = str(free_port(socket.SOCK_DGRAM))
+    term = open_terminal(
+        terminals, "play", "--name", "Ada", "--target", "10", "--bot-delay", "0",
+        "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
+    )  # fmt: skip
+    term.expect(r"── Hand 1 · pass left to Bot \d \(left\) ──", timeout=30)
+    play_to_the_end([term], deadline=90)
+    assert term.wait() == 0
+    screen = term.text
+    assert "Traceback" not in screen
+    assert re.search(r"^  Bot \d \(left\) +key [a-z0-9-]+  bot$", screen, re.M)
+    assert re.search(r"You passed (\S+ ){2}\S+ to Bot \d \(left\)", screen)
+    assert re.search(r"You received (\S+ ){2}\S+ from Bot \d \(right\)", screen)
+    assert (
+        re.search(r"Trick 1: Bot \d \((left|across|right)\) 2♣", screen)
+        or "Trick 1 · you lead" in screen
+    )
+    assert re.search(r"(You take|Bot \d \(\w+\) takes) trick 13: ", screen)
+    assert re.search(r"── Hand 1 scored ──\n  player +hand +total\n  you +[+-]\d+ +\d+", screen)
+    assert re.search(r"Game over after \d+ hands?\. Winners?: ", screen)
+    log = re.search(r"Game log: (\S+\.log)", screen)
+    assert log is not None
+    assert f"Check it yourself: hearts audit {log.group(1)}" in screen
+    assert "\x1b[31m♥" in term.raw or "\x1b[31m♦" in term.raw  # red suits on a colour terminal
+    audit = subprocess.run(
+        [sys.executable, "-m", "cli.main", "audit", log.group(1)],
+        capture_output=True, text=True, timeout=60, env=hearts_env(),
+    )  # fmt: skip
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert "VALID: a finished game" in audit.stdout
+
+
+def test_wrong_input_gets_one_line_and_the_prompt_again(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    disc = str(free_port(socket.SOCK_DGRAM))
+    term = open_terminal(
+        terminals, "play", "--name", "Ada", "--bot-delay", "0",
+        "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
+    )  # fmt: skip
+    m = term.expect(PROMPTS["pass"], timeout=30)
+    hand = last_hand(term, m.start())
+    prompt = r"\npass 3 cards to [^\n>]*> "
+
+    term.send("qx")
+    term.expect(r"'qx' is not a card; type help for commands" + prompt)
+    term.send(hand[0])
+    term.expect(r"pass exactly 3 cards \(you named 1\), e.g. qs ah 2d" + prompt)
+    term.send(f"{hand[0]} {hand[0]} {hand[1]}")
+    term.expect(r"pass 3 different cards" + prompt)
+    missing = next(c for c in ("2c", "as", "qh", "10d", "3s") if c not in hand)
+    term.send(f"{missing} {hand[0]} {hand[1]}")
+    term.expect(r"you do not hold \S+" + prompt)
+    term.send("help")
+    term.expect(r"commands:\n(  .*\n)+cards: rank 2-10 J Q K A.*" + prompt)
+    term.send("scores")
+    term.expect(r"Scores before hand 1, and points taken in it so far:\n  player +taken +total\n")
+    term.expect(r"  you +0 +0\n(  .*\n){3}" + r"pass 3 cards")
+    term.send(" ".join(hand[:3]))
+    term.expect("waiting for the others to pass")
+
+    m = term.expect(PROMPTS["play"], timeout=30)
+    legal = prompt_cards(m.group("legal"))
+    now = last_hand(term, m.start())
+    illegal = next((c for c in now if c not in legal), None)
+    if illegal is not None:
+        term.send(illegal)
+        rule = r"(you must (follow|lead) \S+|no points on the first trick|hearts are not broken)"
+        term.expect(rule + r": (\S+ )*\S+\nplay \[")
+    term.send("play one two")
+    term.expect(r"'one' is not a card")
+    term.send(f"{legal[0]} {legal[0]}")
+    term.expect(r"play one card, not 2\nplay \[")
+    term.send("last")
+    term.expect(r"no trick taken yet\nplay \[")
+
+    term.send("quit")
+    term.expect(r"leave the game\? it ends for everyone \[y/N\] ")
+    term.send("n")
+    term.expect(r"staying\nplay \[")
+    term.send("quit")
+    term.expect(r"\[y/N\] ")
+    term.send("y")
+    term.expect(r"Game aborted: Ada left the table\n")
+    term.expect(r"Check it yourself: hearts audit \S+\.log")
+    assert term.wait() == 3
+    assert "Traceback" not in term.text
+
+
+def test_ctrl_c_on_a_plain_terminal_leaves_cleanly(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """No colour with NO_COLOR, ASCII suits where the terminal cannot show ♠, exit 130 on ^C."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    home = data_dir(tmp_path, "ada")
+    term = open_terminal(
+        terminals, "play", "--name", "Ada", "--data-dir", home, "--discovery-port", disc,
+        NO_COLOR="1", PYTHONIOENCODING="ascii",
+    )  # fmt: skip
+    term.expect(r"-- Hand 1 \| pass left to Bot \d \(left\) --", timeout=30)
+    m = term.expect(PROMPTS["pass"], timeout=30)
+    hand_line = term.text[term.text.rindex("Your hand: ", 0, m.start()) :]
+    assert re.match(r"Your hand: [CDSH] (10|[2-9JQKA])", hand_line)
+    term.interrupt()
+    term.expect(r"interrupted: leaving the table")
+    assert term.wait() == 130
+    assert not re.search(r"\x1b\[[0-9;]*m", term.raw)  # no colour or bold
+    assert not any(ch in term.raw for ch in "♣♦♠♥")
+    assert "Traceback" not in term.text
+    assert not (Path(home) / "unfinished-host.json").exists()
+
+
+@pytest.mark.slow
+def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    disc = str(free_port(socket.SOCK_DGRAM))
+    host = open_terminal(
+        terminals, "host", "--name", "Ada", "--table", "Friday", "--bots", "2", "--target", "1",
+        "--bot-delay", "0", "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
+    )  # fmt: skip
+    host.expect(r"Table 'Friday' open on 127\.0\.0\.1:\d+; waiting for 3 player\(s\)", 30)
+    host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=30)
+
+    listed = subprocess.run(
+        [sys.executable, "-m", "cli.main", "list", "--port", disc, "--wait", "2"],
+        capture_output=True, text=True, timeout=30, env=hearts_env(),
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    assert re.search(r"^Friday +Ada +[a-z0-9-]+ +3/4 +open ", listed.stdout, re.M), listed.stdout
+
+    guest = open_terminal(
+        terminals, "join", "Friday", "--name", "Bea",
+        "--data-dir", data_dir(tmp_path, "bea"), "--discovery-port", disc,
+    )  # fmt: skip
+    guest.expect(r"Found 'Friday' hosted by Ada \([a-z0-9-]+\)", timeout=30)
+    host.expect(r"Bea joined \([a-z0-9-]+\)", timeout=30)
+    for term, other in ((host, "Bea"), (guest, "Ada")):
+        term.expect(rf"  {other} \((left|across|right)\) +key [a-z0-9-]+\n", timeout=30)
+    host.send("say hello Bea")
+    guest.expect(r"<Ada> hello Bea", timeout=30)
+    play_to_the_end([host, guest], deadline=90)
+    assert host.wait() == 0
+    assert guest.wait() == 0
+    for term in (host, guest):
+        assert re.search(r"Game over after 1 hand\. Winners?: ", term.text)
+        assert "Traceback" not in term.text
