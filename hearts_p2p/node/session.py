@@ -21,7 +21,7 @@ from ..discovery import DiscoveryConfig, TableState, announce, open_browser
 from ..discovery.directory import TableInfo
 from ..engine import GameResult
 from ..frontend import FrontEnd, Notice
-from ..identity import Identity
+from ..identity import Identity, IdentityError
 from ..log import GameLog
 from ..netif import Interface
 from ..rules import Rules
@@ -87,7 +87,7 @@ async def host_game(
 ) -> Outcome:
     """Open a table, wait for it to fill (spawning bot peers if asked), and play."""
     store = DataDir(opts.data_dir)
-    identity = store.identity()
+    identity = await _identity(store, opts, front)
     resume = store.unfinished("host")
     if resume is not None:
         return await _resume(store, "host", identity, resume, opts, front)
@@ -171,7 +171,7 @@ async def join_game(
 ) -> Outcome:
     """Find a table (by name or id through discovery, or at ``peer``), take a seat, and play."""
     store = DataDir(opts.data_dir)
-    identity = store.identity()
+    identity = await _identity(store, opts, front)
     resume = store.unfinished("join")
     if resume is not None:
         return await _resume(store, "join", identity, resume, opts, front)
@@ -202,6 +202,19 @@ async def join_game(
         "join", ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster)
     )
     return await _play(store, "join", identity, proto, roster, listener, opts, front)
+
+
+async def _identity(store: DataDir, opts: PeerOptions, front: FrontEnd) -> Identity:
+    """Load this player's key, making it on first run, and say which it is."""
+    path = store.identity_path
+    new = not path.exists()
+    try:
+        identity = store.identity()
+    except (IdentityError, OSError) as e:
+        raise SessionError(f"cannot use the identity key {path}: {e}") from None
+    made = f" (a new key, kept in {path})" if new else ""
+    await front.notify(Notice(f"You are {opts.name}, key {identity.fingerprint}{made}"))
+    return identity
 
 
 async def _find(opts: PeerOptions, table: str | None, timeout: float) -> TableInfo:

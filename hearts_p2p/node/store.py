@@ -73,8 +73,12 @@ class DataDir:
     def __init__(self, root: Path) -> None:
         self.root = root
 
+    @property
+    def identity_path(self) -> Path:
+        return self.root / "identity.key"
+
     def identity(self) -> Identity:
-        return Identity.load_or_create(self.root / "identity.key")
+        return Identity.load_or_create(self.identity_path)
 
     def game(self, game_id: bytes) -> GameFiles:
         base = self.root / "games" / game_id.hex()
