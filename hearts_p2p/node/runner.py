@@ -75,7 +75,6 @@ class GameRunner:
         self._saved_choices: dict[str, Any] = dict(protocol.choices)
         self._queue_in, self._queue = trio.open_memory_channel[Callable[[], Awaitable[None]]](1024)
         self._choosing = False
-        self._done = trio.Event()
         self._gone_since: dict[bytes, float] = {}
         self._nursery: trio.Nursery | None = None
         self._timings = open(config.timings, "a") if config.timings else None  # noqa: SIM115
@@ -235,17 +234,10 @@ class GameRunner:
     # -- reading ------------------------------------------------------------------------------
 
     async def _read(self, peer: bytes) -> None:
+        """Hand each of ``peer``'s frames to the game task; a full queue holds the reader back
+        (and so the peer, through TCP), rather than dropping anything."""
         async for frame in self.links.inbox(peer):
-            self._post_frame(peer, frame)
-
-    def _post_frame(self, peer: bytes, frame: bytes) -> None:
-        async def job() -> None:
-            await self._handle(peer, frame)
-
-        try:
-            self._queue_in.send_nowait(job)
-        except trio.WouldBlock:
-            self.dropped_frames += 1
+            await self._queue_in.send(functools.partial(self._handle, peer, frame))
 
     async def _handle(self, peer: bytes, frame: bytes) -> None:
         try:
