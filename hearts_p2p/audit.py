@@ -322,27 +322,21 @@ def _check_order(
                 )
             )
             return
-    tail = kept[len(taken) :]
-    if proto.status is Status.FINISHED:
-        for i in tail:
-            env = envs[i]
-            report.problems.append(
-                Problem(
-                    f"entry {i}", f"a {env.kind} from {_player(proto, env.sender)} after the end"
-                )
-            )
-            return
-    if proto.status is Status.ABORTED and seen.claims:
-        for i in tail:
-            env = envs[i]
-            if env.kind != "abort":
-                report.problems.append(
-                    Problem(
-                        f"entry {i} ({_where(proto, env.hand, env.step)})",
-                        f"a {env.kind} from {_player(proto, env.sender)} after the game stopped",
-                    )
-                )
-                return
+    tail = [envs[i] for i in kept[len(taken) :]]
+    extra = next((i for i, env in zip(kept[len(taken) :], tail, strict=True)
+                  if proto.status is Status.FINISHED or env.kind != "abort"), None)  # fmt: skip
+    if extra is None or proto.status is Status.RUNNING:
+        return  # nothing left over, or a stalled game the verdict reports
+    if proto.status is Status.ABORTED and not seen.claims:
+        return  # the verdict reports the game going on past a fault nobody logged
+    env = envs[extra]
+    after = "the end of the game" if proto.status is Status.FINISHED else "the game stopped"
+    report.problems.append(
+        Problem(
+            f"entry {extra} ({_where(proto, env.hand, env.step)})",
+            f"{env.step} from {_player(proto, env.sender)} after {after}",
+        )
+    )
 
 
 def _verdict(proto: GameProtocol, entries: list[bytes], seen: _Replay, report: AuditReport) -> None:
