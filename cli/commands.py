@@ -14,6 +14,7 @@ from hearts_p2p.engine import Action, ChooseMoon, HandPhase, PassCards, PlayCard
 
 HELP = """commands:
   a card, e.g. qs 10h Q♠ th   play it when it is your turn (the prompt lists what you may play)
+  Enter                       play your only playable card
   three cards, e.g. qs ah 2d  pass them at the start of a hand
   hand                        your hand, the trick so far and whose turn it is
   scores                      the scores, with the points taken in this hand
@@ -55,7 +56,7 @@ def parse_line(line: str, view: SeatView | None) -> Command | Action | None:
     """The meaning of one typed line in the current situation; None for an empty line."""
     words = line.strip()
     if not words:
-        return None
+        return _only_card(view)
     head, _, rest = words.partition(" ")
     lower = head.lower()
     if lower in ("help", "?", "h"):
@@ -76,6 +77,14 @@ def parse_line(line: str, view: SeatView | None) -> Command | Action | None:
     if view.phase is HandPhase.PASSING:
         return _pass(cards, view)
     return _play(cards, view)
+
+
+def _only_card(view: SeatView | None) -> PlayCard | None:
+    """Enter alone plays the one card you may play, saving a forced move's typing."""
+    if view is None or view.phase is not HandPhase.PLAYING:
+        return None
+    legal = [a for a in view.legal if isinstance(a, PlayCard)]
+    return legal[0] if len(legal) == 1 else None
 
 
 def _cards(text: str) -> list[Card]:

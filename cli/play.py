@@ -36,6 +36,21 @@ from .terminal import TerminalSeat, stdin_lines
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_ABORTED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 BOT_DELAY = 0.4
+GAME_EXIT_CODES = """exit codes:
+  0    the game was played to the end
+  1    error (no table found, port in use, ...)
+  2    usage
+  3    game aborted (someone quit, a player was gone too long, a cheat was found)
+  130  interrupted (Ctrl-C)"""
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Wraps a description to the terminal; keeps an epilog's lines (examples, exit codes)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,7 +59,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="play now: host a table and fill the empty seats with bots",
         description="Host a table on the LAN and fill every other seat with bot peers, so the "
         "game starts at once: you against three bots. Use --humans to keep seats for friends.",
-        epilog="example: hearts play --name Ada --moon choice",
+        epilog="examples:\n  hearts play --name Ada\n  hearts play --name Ada --moon choice "
+        "--target 50\n  hearts play --humans 1 --interface eth0   (one friend joins)\n\n"
+        + GAME_EXIT_CODES,
+        formatter_class=_HelpFormatter,
     )
     _common(play)
     _rules(play)
@@ -67,7 +85,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "host",
         help="open a table on the LAN and wait for players",
         description="Open a table, announce it on the LAN, and start when every seat is taken.",
-        epilog="example: hearts host --table Friday --bots 1 --interface eth0",
+        epilog="example:\n  hearts host --table Friday --bots 1 --interface eth0 --port 47300\n\n"
+        + GAME_EXIT_CODES,
+        formatter_class=_HelpFormatter,
     )
     _common(host)
     _rules(host)
@@ -85,7 +105,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="join a table found on the LAN, or at HOST:PORT",
         description="Join a table by name or id (as `hearts list` shows), the only open one "
         "if no name is given, or the host at --peer HOST:PORT without discovery (over a VPN).",
-        epilog="examples: hearts join Friday --interface eth0; hearts join --peer 10.8.0.2:47300",
+        epilog="examples:\n  hearts join Friday --interface eth0\n"
+        "  hearts join --peer 10.8.0.2:47300 --interface tun0   (over a VPN)\n\n" + GAME_EXIT_CODES,
+        formatter_class=_HelpFormatter,
     )
     _common(join)
     join.add_argument("table", nargs="?", help="table name or id prefix")
@@ -96,7 +118,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "bot",
         help="run a headless bot peer",
         description="Join a table as a bot: a real peer with its own key, playing on its own.",
-        epilog="example: hearts bot Friday --strategy montecarlo --interface eth0",
+        epilog="example:\n  hearts bot Friday --strategy montecarlo --interface eth0\n\n"
+        + GAME_EXIT_CODES,
+        formatter_class=_HelpFormatter,
     )
     _common(bot)
     bot.add_argument("table", nargs="?", help="table name or id prefix")

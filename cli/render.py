@@ -367,7 +367,8 @@ class Screen:
     def _hand_scored(self, ev: HandScored) -> None:
         r = ev.result
         self.line("")
-        self.line(self.style.bold(f"── Hand {ev.number} scored ──"))
+        target = ev.view.rules.target
+        self.line(self.style.bold(f"── Hand {ev.number} scored · the game ends at {target} ──"))
         if r.moon is not None:
             shooter = "You" if r.moon == self.you else self.who(r.moon)
             self.line(f"{shooter} shot the moon!")
@@ -379,8 +380,11 @@ class Screen:
         names = ", ".join(self.name(w) for w in res.winners)
         plural = "Winners" if len(res.winners) > 1 else "Winner"
         hands = f"{res.hands} hand" + ("s" if res.hands != 1 else "")
+        cheer = ""
+        if self.you in res.winners:
+            cheer = " You win!" if len(res.winners) == 1 else " You share the win!"
         self.line("")
-        self.line(self.style.bold(f"Game over after {hands}. {plural}: {names}"))
+        self.line(self.style.bold(f"Game over after {hands}. {plural}: {names}.{cheer}"))
         for ln in self.scores(res.totals, winners=res.winners):
             self.line(ln)
         self.line(f"Game log: {ev.log_path}")

@@ -22,6 +22,7 @@ from hearts_p2p.frontend import (
     HandScored,
     HandStarted,
     PassReceived,
+    PeerState,
     SeatedRoster,
     TrickTaken,
 )
@@ -59,6 +60,7 @@ class TerminalSeat:
         self._answer: trio.MemorySendChannel[Action] | None = None
         self._confirm_quit = False
         self._seated = False
+        self._ended = False
         self._last_trick: TrickTaken | None = None
         self._activity = 0
 
@@ -90,7 +92,10 @@ class TerminalSeat:
             self._last_trick = event
         if isinstance(event, SeatedRoster):
             self._seated = True
+        if isinstance(event, PeerState) and self._ended:
+            return  # peers hanging up after the end is no news
         if isinstance(event, GameOver | Aborted):
+            self._ended = True
             self.screen.drop_prompt()  # nothing more will be asked
         self.screen.event(event)
 
@@ -224,7 +229,7 @@ class TerminalSeat:
 
     def _waiting_for(self) -> str | None:
         v = self._view
-        if v is None or v.game_over:
+        if v is None or v.game_over or self._ended:
             return None
         if v.phase is HandPhase.PASSING:
             return "(waiting for the others to pass)"

@@ -57,11 +57,12 @@ def last_hand(term: Terminal, before: int) -> list[str]:
 
 
 def answer(term: Terminal, key: str, m: re.Match[str]) -> None:
-    """Type what a careful beginner would: the lowest legal card, the first three to pass."""
+    """Type what a beginner would: the lowest legal card, the first three cards to pass."""
     if key == "pass":
         term.send(" ".join(last_hand(term, m.start())[:3]))
     elif key == "play":
-        term.send(prompt_cards(m.group("legal"))[0])
+        legal = prompt_cards(m.group("legal"))
+        term.send("" if len(legal) == 1 else legal[0])  # Enter plays a forced card
     elif key == "moon":
         term.send("a")
 
@@ -106,7 +107,8 @@ def test_whole_game_against_three_bots(tmp_path: Path, terminals: list[Terminal]
         or "Trick 1 · you lead" in screen
     )
     assert re.search(r"(You take|Bot \d \(\w+\) takes) trick 13: ", screen)
-    assert re.search(r"── Hand 1 scored ──\n  player +hand +total\n  you +[+-]\d+ +\d+", screen)
+    scored = r"── Hand 1 scored · the game ends at 10 ──\n  player +hand +total\n  you +[+-]\d+ "
+    assert re.search(scored, screen)
     assert re.search(r"Game over after \d+ hands?\. Winners?: ", screen)
     log = re.search(r"Game log: (\S+\.log)", screen)
     assert log is not None
