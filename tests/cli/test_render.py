@@ -1,0 +1,130 @@
+"""Screen lines and typed input without a network: names from peers, ASCII, notations, errors."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from cli.commands import Command, InputError, NotYourTurn, parse_line
+from cli.render import Screen, Style, clean
+from hearts_p2p.cards import Card
+from hearts_p2p.engine import PassCards, PlayCard, SeatView
+from hearts_p2p.engine.game import Game, deal_hands
+from hearts_p2p.frontend import ChatLine, Notice, RosterEntry, SeatedRoster
+from hearts_p2p.rules import Rules
+
+
+def screen(unicode: bool = True, color: bool = False) -> tuple[Screen, io.StringIO]:
+    out = io.StringIO()
+    return Screen(out, Style(unicode=unicode, color=color)), out
+
+
+def passing_view(seed: int = 1) -> SeatView:
+    game = Game(Rules())
+    game.start_hand(deal_hands(game.rules, 1, random.Random(seed)))
+    return SeatView.of(game, 0)
+
+
+def playing_view() -> SeatView:
+    """Seat 0's view once every seat has passed, whoever leads."""
+    game = Game(Rules())
+    game.start_hand(deal_hands(game.rules, 1, random.Random(3)))
+    for seat in range(4):
+        game.apply(seat, SeatView.of(game, seat).legal[0])
+    while 0 not in game.to_act():
+        seat = game.to_act()[0]
+        game.apply(seat, SeatView.of(game, seat).legal[0])
+    return SeatView.of(game, 0)
+
+
+def test_names_from_the_network_cannot_drive_the_terminal() -> None:
+    assert clean("Eve\x1b[2J\x07\u202eevil\r\n") == "Eve[2Jevil"
+    s, out = screen()
+    evil = "Mallory\x1b]0;pwned\x07\u2066"
+    s.event(SeatedRoster((RosterEntry(0, "Ada", "aaaa", False), RosterEntry(1, evil, "bbbb", True),
+                          RosterEntry(2, "C", "cccc", True), RosterEntry(3, "D", "dddd", True)),
+                         0, "4 players"))  # fmt: skip
+    s.event(ChatLine(1, "hi\x1b[31m there\x00"))
+    s.event(Notice(f"{evil} joined"))
+    text = out.getvalue()
+    assert "\x1b" not in text and "\x07" not in text and "\u2066" not in text
+    assert "  Mallory]0;pwned (left)  key bbbb  bot" in text
+    assert "<Mallory]0;pwned> hi[31m there" in text
+
+
+def test_ascii_terminal_gets_letters_and_no_colour() -> None:
+    s, out = screen(unicode=False, color=False)
+    view = playing_view()
+    for line in s.turn_lines(view):
+        s.line(line)
+    s.prompt(s.prompt_for(view))
+    text = out.getvalue()
+    assert all(ch not in text for ch in "♣♦♠♥─·\x1b")
+    assert "Your hand: C " in text or "Your hand: D " in text
+    assert "[" in text.split("Your hand: ")[1]  # playable cards are bracketed without colour
+
+
+def test_colour_marks_red_suits_and_playable_cards() -> None:
+    s, _ = screen(color=True)
+    assert s.style.card(Card.parse("qh")) == "Q\x1b[31m♥\x1b[0m"
+    assert s.style.card(Card.parse("qs")) == "Q♠"
+    hand = s.hand(playing_view())
+    assert "\x1b[1m" in hand and "\x1b[2m" in hand  # playable bold, the rest dim
+
+
+def test_a_line_arriving_during_a_prompt_keeps_the_prompt_below() -> None:
+    s, out = screen()
+    s.prompt("play [2♣]> ")
+    s.line("<Bea> hello")
+    assert out.getvalue() == "play [2♣]> \n<Bea> hello\nplay [2♣]> "
+    s.typed()
+    s.line("after")
+    assert out.getvalue().endswith("play [2♣]> after\n")
+
+
+@pytest.mark.parametrize("typed", ["3c", "3C", "3♣", "3♧", " play 3c "])
+def test_any_notation_plays_the_card(typed: str) -> None:
+    view = playing_view()  # a club was led; seat 0 holds 3♣ 5♣ 6♣
+    assert parse_line(typed, view) == PlayCard(Card.parse("3c"))
+    with pytest.raises(InputError, match=r"^you must follow ♣: 3♣ 5♣ 6♣$"):
+        parse_line("qd", view)
+    with pytest.raises(InputError, match=r"^you do not hold Q♠$"):
+        parse_line("Q♠", view)
+
+
+def test_ten_is_10_or_t_and_a_pass_is_three_cards_on_a_line() -> None:
+    view = passing_view()
+    three = view.hand[:3]
+    typed = " ".join(c.ascii.lower().replace("10", "t") for c in three)
+    assert parse_line(typed, view) == PassCards(three)
+    assert parse_line(", ".join(str(c) for c in three), view) == PassCards(three)
+    with pytest.raises(InputError, match=r"^pass exactly 3 cards \(you named 2\)"):
+        parse_line(" ".join(str(c) for c in three[:2]), view)
+    with pytest.raises(InputError, match=r"^'qx' is not a card"):
+        parse_line("qx", view)
+
+
+def test_illegal_card_names_the_rule_and_the_choices() -> None:
+    view = playing_view()
+    legal = [a.card for a in view.legal if isinstance(a, PlayCard)]
+    illegal = [c for c in view.hand if c not in legal]
+    if not illegal:
+        pytest.skip("every card in this hand is playable")
+    with pytest.raises(InputError) as e:
+        parse_line(illegal[0].ascii, view)
+    rule, _, choices = str(e.value).partition(": ")
+    assert rule.startswith(("you must", "no points", "hearts are not broken"))
+    assert choices.split() == [str(c) for c in legal]
+
+
+def test_commands_and_input_out_of_turn() -> None:
+    assert parse_line("  HELP ", None) == Command("help")
+    assert parse_line("exit", None) == Command("quit")
+    assert parse_line("say good luck all", None) == Command("say", "good luck all")
+    assert parse_line("", None) is None
+    with pytest.raises(NotYourTurn):
+        parse_line("qs", None)
+    with pytest.raises(InputError, match="say what"):
+        parse_line("say", None)
