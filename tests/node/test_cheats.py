@@ -16,10 +16,18 @@ import pytest
 from cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.audit import audit_log
 from hearts_p2p.deck import Open
+from hearts_p2p.deck.curve import scalar_bytes
 from hearts_p2p.log import GameLog
 from hearts_p2p.node.protocol import GameProtocol, Status
 from hearts_p2p.rules import Rules
-from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message, pack
+from hearts_p2p.wire import (
+    PROTOCOL_VERSION,
+    Envelope,
+    SignedMessage,
+    decode_frame,
+    encode_message,
+    pack,
+)
 
 from .table import Table
 
@@ -157,8 +165,6 @@ def test_a_play_out_of_turn_is_refused() -> None:
 
 
 def _key(deck: Any, position: int) -> bytes:
-    from hearts_p2p.deck.curve import scalar_bytes
-
     if position in deck._received:
         key: bytes = deck._received[position][0]
         return key
@@ -173,8 +179,6 @@ def test_a_frame_with_a_bad_signature_is_dropped_and_the_game_goes_on() -> None:
         if sender == CHEATER and len(spoiled) < 3:
             sig = bytes([msg.signature[0] ^ 0x80]) + msg.signature[1:]
             bad = pack([msg.envelope_bytes, sig])
-            from hearts_p2p.wire import decode_frame
-
             send_to_all(table, sender, decode_frame(bad))
             spoiled.append(1)
         return msg
