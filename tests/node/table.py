@@ -61,7 +61,7 @@ class Table:
                     continue
                 view = p.choice_needed()
                 if view is not None:
-                    p.submit(self.bots[i].choose(view))  # type: ignore[arg-type]
+                    p.submit(self.bots[i].choose(view))
                     acted = True
             if not acted:
                 return
