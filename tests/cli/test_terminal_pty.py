@@ -10,6 +10,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,15 +71,14 @@ def answer(term: Terminal, key: str, m: re.Match[str]) -> None:
 def play_to_the_end(terms: list[Terminal], deadline: float = 60.0) -> None:
     """Answer every prompt on every terminal until each shows the end of the game."""
     done = [False] * len(terms)
-    budget = deadline / 0.2
-    while not all(done) and budget > 0:
+    end = time.monotonic() + deadline
+    while not all(done) and time.monotonic() < end:
         for i, term in enumerate(terms):
             if done[i]:
                 continue
             try:
                 key, m = term.expect_any(PROMPTS, timeout=0.1)
             except Timeout:
-                budget -= 1
                 continue
             if key in ("over", "aborted"):
                 done[i] = True
