@@ -88,8 +88,12 @@ def _can_shoot(h: HandState, seat: int) -> bool:
     return lost == 1 and taken >= _SHOOT_WITH_ONE_LOSER_AT
 
 
-def choose_card(h: HandState, seat: int, voids: Sequence[int] | None = None) -> int:
-    """The card ``seat`` plays now; ``voids`` (per seat, cards it cannot hold) sharpens it."""
+def choose_card(h: HandState, seat: int, forbidden: Sequence[int] | None = None) -> int:
+    """The card ``seat`` plays now.
+
+    ``forbidden`` (per seat, the cards it has shown it cannot hold) lets it see known voids;
+    rollouts leave it out for speed.
+    """
     legal = h.legal_play_mask(seat)
     if not legal & (legal - 1):
         return _low(legal)
@@ -102,7 +106,7 @@ def choose_card(h: HandState, seat: int, voids: Sequence[int] | None = None) -> 
                 stop = _follow_to_stop(h, legal, shooter)
                 if stop is not None:
                     return stop
-            return _follow(h, seat, legal, voids)
+            return _follow(h, seat, legal, forbidden)
         if shooter == seat:
             return _low(legal & ~POINTS_MASK or legal)
         if shooter is not None and (_winner(h) == shooter or shooter in _still_to_play(h)):
@@ -145,7 +149,7 @@ def _trick_mask(h: HandState) -> int:
     return m
 
 
-def _follow(h: HandState, seat: int, legal: int, voids: Sequence[int] | None) -> int:
+def _follow(h: HandState, seat: int, legal: int, forbidden: Sequence[int] | None) -> int:
     win = _winning_card(h)
     led = win // 13
     last = len(h.trick) == h.n - 1
@@ -161,7 +165,7 @@ def _follow(h: HandState, seat: int, legal: int, voids: Sequence[int] | None) ->
         return _high(legal & ~_QS_BIT or legal)  # no points can come on the first trick
     under = legal & _below(win)
     if under:
-        if _safe_to_play_high(h, seat, led, voids):
+        if _safe_to_play_high(h, seat, led, forbidden):
             return _high(legal)
         return _high(under)
     if led == Suit.SPADES:
@@ -172,7 +176,7 @@ def _follow(h: HandState, seat: int, legal: int, voids: Sequence[int] | None) ->
     return _high(legal)
 
 
-def _safe_to_play_high(h: HandState, seat: int, led: int, voids: Sequence[int] | None) -> bool:
+def _safe_to_play_high(h: HandState, seat: int, led: int, forbidden: Sequence[int] | None) -> bool:
     """Whether a high card can win this trick at no cost: first round of a minor suit, no points."""
     if led in (Suit.SPADES, Suit.HEARTS) or _trick_mask(h) & (POINTS_MASK | _JD_BIT):
         return False
@@ -180,7 +184,7 @@ def _safe_to_play_high(h: HandState, seat: int, led: int, voids: Sequence[int] |
     if h.played & suit & ~_trick_mask(h):
         return False
     behind = _still_to_play(h)
-    if voids is not None and any(voids[s] & suit == suit for s in behind):
+    if forbidden is not None and any(forbidden[s] & suit == suit for s in behind):
         return False
     out = _deck(h.n) & ~h.played & ~h.hands[seat] & suit
     return out.bit_count() >= 2 * len(behind)
