@@ -93,14 +93,19 @@ class HandFlow:
         return self.deck.alarm_reason if self.deck is not None else None
 
     def schedule(self) -> list[tuple[str, list[int]]]:
-        """The deck's steps before play, in log order: (name, seats expected)."""
+        """The deck's steps before play, in log order: (name, seats expected).
+
+        ``dealt`` and ``passed`` are checkpoints where each seat says whether the cards it just
+        learned are sound. Only the seat a bad key hurts can see it; saying so at a fixed step
+        lets every peer stop the hand at the same point and let the audit name the culprit.
+        """
         n = self.params.players
         everyone = list(range(n))
         steps = [(f"shuffle.{k}", [k]) for k in range(n)] + [("echo_shuffle", everyone)]
         steps += [(f"lock.{k}", [k]) for k in range(n)] + [("echo_lock", everyone)]
-        steps.append(("deal", everyone))
+        steps += [("deal", everyone), ("dealt", everyone)]
         if self.params.passing:
-            steps += [("pass_commit", everyone), ("pass_reveal", everyone)]
+            steps += [("pass_commit", everyone), ("pass_reveal", everyone), ("passed", everyone)]
         return steps
 
     def next_step(self) -> tuple[str, list[int]] | None:
@@ -193,6 +198,11 @@ class HandFlow:
                 self._sent.append(mine)
                 return
         raise DeckError(f"a {kind} message signed by this seat came before its time")
+
+    def stop(self, reason: str) -> None:
+        """Another seat raised an alarm: reveal everything now, so the audit can judge it."""
+        if self.deck is not None and self.deck.alarm_reason is None:
+            self._queue(self.deck.alarm(reason))
 
     def audit(self) -> tuple[tuple[int, ...], list[int]]:
         """After every reveal: the true dealt hands and the cards each seat passed (masks)."""

@@ -143,6 +143,7 @@ class GameProtocol:
         self._future: dict[int, dict[int, SignedMessage]] = {}
         self._early: list[SignedMessage] = []
         self._hand_actions: list[tuple[int, object]] = []
+        self._stopped: list[tuple[int, str]] = []  # (player, alarm) that stopped this hand
         self._plays = 0
         self.outbox: list[SignedMessage] = []
         self.events: list[Event] = []
@@ -403,6 +404,11 @@ class GameProtocol:
             if body != {"totals": list(self.game.totals)}:
                 raise IllegalActionError("signed other final totals", seat)
             return None
+        if kind in ("dealt", "passed"):
+            alarm = body.get("alarm") if set(body) == {"alarm"} else None
+            if not isinstance(alarm, str) or len(alarm) > MAX_REASON:
+                raise IllegalActionError(f"malformed {kind} checkpoint", seat)
+            return alarm
         self.flow.accept(kind, seat, body)
         return None
 
@@ -425,6 +431,8 @@ class GameProtocol:
             self._after_play(done)
         elif kind == "moon":
             self._after_tricks()
+        elif kind in ("dealt", "passed"):
+            self._checkpoint(done)
         elif kind == "reveal":
             self._end_hand()
         elif kind == "end":
@@ -485,6 +493,7 @@ class GameProtocol:
         )
         self._hand_actions = []
         self._plays = 0
+        self._stopped = []
         self._next_deck_step(number)
 
     def _next_deck_step(self, number: int) -> None:
@@ -498,16 +507,24 @@ class GameProtocol:
         self._send_step_message()
 
     def _after_deck_step(self, kind: str) -> None:
+        self._next_deck_step(self.step.hand)
+
+    def _checkpoint(self, done: Step) -> None:
+        """After the deal or the pass: stop the hand if any seat found its cards unsound."""
         assert self.flow is not None and self.game is not None
-        number = self.step.hand
-        if self.flow.alarm is not None:
-            self._abort(f"hand {number}: {self.flow.alarm}", None, ())
+        alarms = [(p, r) for p in done.senders if isinstance(r := done.parsed[p], str) and r]
+        if alarms:
+            self._stopped = alarms
+            for _, reason in alarms:
+                self.flow.stop(reason)
+            self._new_step(done.hand, "reveal", self._all())
+            self._send_step_message()
             return
-        if kind == "deal" and self.game.number < number:
-            self._deal_engine(number)
-        if kind == "pass_reveal":
+        if done.name == "dealt":
+            self._deal_engine(done.hand)
+        else:
             self._pass_engine()
-        self._next_deck_step(number)
+        self._next_deck_step(done.hand)
 
     def _deal_engine(self, number: int) -> None:
         assert self.flow is not None and self.game is not None
@@ -576,9 +593,6 @@ class GameProtocol:
     def _after_tricks(self) -> None:
         assert self.game is not None and self.game.hand is not None and self.flow is not None
         hand = self.game.hand
-        if self.flow.alarm is not None:
-            self._abort(f"hand {hand.number}: {self.flow.alarm}", None, ())
-            return
         if hand.phase is HandPhase.MOON_CHOICE:
             assert hand.turn is not None
             self._new_step(hand.number, "moon", (self.player_at[hand.turn],))
@@ -587,14 +601,23 @@ class GameProtocol:
         self._send_step_message()
 
     def _end_hand(self) -> None:
-        assert self.game is not None and self.game.hand is not None and self.flow is not None
-        live = self.game.hand
+        assert self.game is not None and self.flow is not None
+        number = self.step.hand
         # The reveals prove whatever the audit finds: a peer still waiting for some can judge.
         evidence = tuple(m.raw for m in self.step.in_order())
         try:
             dealt, passed = self.flow.audit()
         except DeckCheatError as e:
-            raise _Cheat(self.player_at[e.seat], e.reason, evidence) from None
+            raise _Cheat(self.player_at[e.seat], f"hand {number}: {e.reason}", evidence) from None
+        if self._stopped:
+            player, alarm = self._stopped[0]
+            why = f"hand {number}: stopped the hand ({alarm}) but the audit finds no fault"
+            raise _Cheat(player, why, evidence)
+        live = self.game.hand
+        if live is None or live.number != number or live.phase is not HandPhase.SCORED:
+            seat = next(s for s, a in reversed(self._hand_actions) if isinstance(a, PlayCard))
+            why = f"hand {number}: the card it opened is not what the deck holds"
+            raise _Cheat(self.player_at[seat], why, evidence)
         replay = HandState.deal(self.game.rules, live.number, list(dealt))
         for seat, action in self._hand_actions_with_passes(passed):
             where = f"hand {live.number}"
@@ -677,6 +700,9 @@ class GameProtocol:
         elif kind == "end":
             assert self.game is not None
             body = {"totals": list(self.game.totals)}
+        elif kind in ("dealt", "passed"):
+            assert self.flow is not None
+            body = {"alarm": (self.flow.alarm or "")[:MAX_REASON]}
         elif kind in ("play", "moon"):
             return
         else:
@@ -739,10 +765,16 @@ class GameProtocol:
             return
         if culprit is not None and not 0 <= culprit < self.players:
             culprit = None
-        self._check_evidence(body.get("evidence"))
+        evidence = body.get("evidence")
+        self._check_evidence(evidence)
         if self.status is not Status.RUNNING:
             return  # the evidence convinced us: our own abort names the culprit, not hearsay
         name = self.genesis.players[msg.envelope.sender].name if self.genesis else "the host"
+        if evidence and culprit != msg.envelope.sender:
+            # Evidence that does not convince us blames no one: the accuser may be the cheat.
+            why = f"{reason[:MAX_REASON]} (reported by {name}; its evidence does not show it)"
+            self._abort(why, None, (), reported=msg)
+            return
         self._abort(f"{reason[:MAX_REASON]} (reported by {name})", culprit, (), reported=msg)
 
     def _check_evidence(self, evidence: object) -> None:

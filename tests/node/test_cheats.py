@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import hearts_p2p.deck.seat as deck_seat
 from cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.audit import audit_log
 from hearts_p2p.deck import Open
@@ -231,18 +232,20 @@ def test_a_pass_that_breaks_its_commitment_is_refused_on_receipt() -> None:
     assert_named(table, CHEATER, reason="its pass does not match its commitment")
 
 
-def test_wrong_sealed_pass_keys_stop_the_game_without_blaming_anyone_honest() -> None:
-    """Only the receiver can open the box, so it alone sees the keys are wrong; the node stops
-    the game at once with the passer's seat in the reason (the deck's early-reveal alarm, which
-    would let the audit prove it, is not wired into the step schedule yet)."""
+def test_wrong_sealed_pass_keys_are_named_by_the_audit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the receiver can open the box, so it alone sees the keys are wrong: it says so at
+    the ``passed`` checkpoint, every seat reveals, and the audit names the passer."""
     table = Table(RULES, seed=10)
-    cheat_on_pass(table, "sealed")
+    real_seal = deck_seat.seal_box
+
+    def seal_garbage(params: Any, seat: int, positions: Any, keys: Any, eph: Any) -> bytes:
+        if seat == table.protos[CHEATER].my_seat:
+            keys = [(bytes(31) + b"\x01", nonce) for _, nonce in keys]
+        return real_seal(params, seat, positions, keys, eph)
+
+    monkeypatch.setattr(deck_seat, "seal_box", seal_garbage)
     table.run()
-    seat = table.protos[0].seat_of[CHEATER]
-    for p in honest(table):
-        assert p.status is Status.ABORTED and p.abort is not None
-        assert p.abort.culprit in (None, CHEATER)
-        assert f"the pass keys from seat {seat} are wrong" in p.abort.reason
+    assert_named(table, CHEATER, reason="sealed")
 
 
 def test_a_player_who_leaves_is_reported_to_all() -> None:
