@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import STRATEGIES, Bot, make_bot
+from ..bots import STRATEGIES, Bot, MonteCarloBot, make_bot
 from ..bots.knowledge import POINTS_MASK
 from ..engine import Game, HandPhase, HandState, SeatView, deal_hands
 from ..rules import PRESETS, Rules
@@ -83,7 +83,7 @@ def _bot(name: str, seed: int, setup: _Setup) -> Bot:
 
 
 def _play_deals(setup: _Setup, deals: range) -> list[dict[str, list[float]]]:
-    """Per deal and strategy: [points, seat-hands, moons made, moons stopped]."""
+    """Per deal and strategy: [points, seat-hands, moons made, moons stopped, searches, seconds]."""
     rules = setup.rules
     out = []
     for d in deals:
@@ -99,11 +99,15 @@ def _play_deals(setup: _Setup, deals: range) -> list[dict[str, list[float]]]:
             assert hand.result is not None
             stoppers = _stoppers(hand)
             for s, name in enumerate(lineup):
-                t = tally.setdefault(name, [0.0, 0.0, 0.0, 0.0])
+                t = tally.setdefault(name, [0.0] * 6)
                 t[0] += hand.result.points[s]
                 t[1] += 1
                 t[2] += hand.result.moon == s
                 t[3] += s in stoppers
+                bot = bots[s]
+                if isinstance(bot, MonteCarloBot):
+                    t[4] += bot.searches
+                    t[5] += bot.search_seconds
         out.append(tally)
     return out
 
@@ -160,6 +164,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "moons_made": int(sum(t[name][2] for t in tallies)),
             "moons_stopped": int(sum(t[name][3] for t in tallies)),
         }
+        searches = sum(t[name][4] for t in tallies)
+        if searches:
+            seconds = sum(t[name][5] for t in tallies)
+            strategies[name]["ms_per_searched_move"] = round(1000 * seconds / searches, 1)
     comparisons = []
     for (better, worse), target in TARGETS.items():
         if better not in per_deal or worse not in per_deal:
@@ -221,6 +229,8 @@ def render(r: dict[str, Any]) -> str:
             f"(95% CI, {s['seat_hands']} seat-hands); moons made {s['moons_made']}, "
             f"stopped {s['moons_stopped']}"
         )
+        if "ms_per_searched_move" in s:
+            lines.append(f"  {name:<11} {s['ms_per_searched_move']} ms wall per searched move")
     for c in r["comparisons"]:
         verdict = "meets" if c["meets_target"] else "MISSES"
         apart = "apart" if c["intervals_apart"] else "overlapping"

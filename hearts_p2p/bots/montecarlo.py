@@ -68,6 +68,8 @@ class MonteCarloBot:
         self.budget_ms = budget_ms
         self.samples = samples
         self.fallback = HeuristicBot(seed)
+        self.searches = 0  # moves decided by search, and the wall time they took, for benchmarks
+        self.search_seconds = 0.0
 
     def choose(self, view: SeatView) -> Action:
         check_turn(view)
@@ -81,7 +83,11 @@ class MonteCarloBot:
         )
         if len(options) == 1:
             return PlayCard(CARDS[options[0]])
-        return PlayCard(CARDS[self._search(view, k, options)])
+        start = time.perf_counter()
+        card = self._search(view, k, options)
+        self.searches += 1
+        self.search_seconds += time.perf_counter() - start
+        return PlayCard(CARDS[card])
 
     def _search(self, view: SeatView, k: Knowledge, options: list[int]) -> int:
         deadline = time.perf_counter() + self.budget_ms / 1000
