@@ -106,7 +106,8 @@ def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bo
         for i, t in enumerate(hand.tricks, 1):
             plays = ", ".join(f"{name(s)} {_card(style, c)}" for s, c in t.plays)
             pts = f" ({t.points} pts)" if t.points else ""
-            out.append(f"  trick {i}: {plays} → {name(t.winner)}{pts}")
+            arrow = "→" if style.unicode else "->"
+            out.append(f"  trick {i}: {plays} {arrow} {name(t.winner)}{pts}")
     if hand.moon is not None:
         out.append(f"  {name(hand.moon)} shot the moon")
     out.append("  points: " + ", ".join(f"{p:+d}" for p in hand.points))

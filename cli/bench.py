@@ -29,7 +29,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             mod = _module(name)
         except ImportError:
             continue
-        bp = benches.add_parser(name, help=(mod.__doc__ or "").strip().splitlines()[0])
+        summary = (mod.__doc__ or "").strip().splitlines()[0].replace("%", "%%")
+        bp = benches.add_parser(name, help=summary, description=summary)
         bp.add_argument("--json", action="store_true", help="print one JSON object")
         mod.add_arguments(bp)
         bp.set_defaults(func=run)

@@ -18,6 +18,7 @@ import trio
 from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig, list_tables
 from hearts_p2p.discovery.directory import TableInfo
 from hearts_p2p.netif import ENV_INTERFACE, InterfaceError, interfaces_from
+from hearts_p2p.rules import Rules, RulesError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,7 +83,11 @@ def _printable(text: str) -> str:
 
 
 def _rules(rules: dict[str, Any]) -> str:
-    return _printable(" ".join(f"{k}={v}" for k, v in rules.items())) or "-"
+    """The host's rules as a short line; announcements are hints, so anything odd shows raw."""
+    try:
+        return Rules.from_dict(rules).summary()
+    except (RulesError, TypeError):
+        return _printable(" ".join(f"{k}={v}" for k, v in rules.items())) or "-"
 
 
 def _age(seconds: float) -> str:

@@ -9,7 +9,7 @@ lobby decides nothing about cards: the genesis, co-signed by all, is the game's 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,7 +159,7 @@ async def join_lobby(
     bot: bool,
     listen_port: int,
     host_key: bytes | None = None,
-    on_welcome: Callable[[Welcome], None] | None = None,
+    on_welcome: Callable[[Welcome], Awaitable[None]] | None = None,
 ) -> Welcome:
     """Take a seat at the table at ``host:port`` and wait for the game to start."""
     try:
@@ -183,7 +183,7 @@ async def join_lobby(
                 raise LobbyError("the host sent a malformed welcome")
             welcome = Welcome(game_id, conn.peer_key, table, rules, ())
             if on_welcome is not None:
-                on_welcome(welcome)
+                await on_welcome(welcome)
             start = unpack(await conn.receive())
         except (TransportError, WireError) as e:
             raise LobbyError(f"the host closed the lobby: {e}") from None

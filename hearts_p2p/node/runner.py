@@ -228,7 +228,7 @@ class GameRunner:
         try:
             self.protocol.submit(action)
         except ProtocolError as e:
-            log.warning("front end chose %s: %s", action, e)
+            log.debug("the seat chose %s too late: %s", action, e)  # e.g. the game just ended
         await self._flush()
 
     # -- reading ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ mesh), the announcer, the mesh, and the files under the data directory.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import subprocess
@@ -20,7 +21,7 @@ import trio
 from ..discovery import DiscoveryConfig, TableState, announce, open_browser
 from ..discovery.directory import TableInfo
 from ..engine import GameResult
-from ..frontend import FrontEnd, Notice
+from ..frontend import Event, FrontEnd, HandStarted, Notice, SeatedRoster
 from ..identity import Identity, IdentityError
 from ..log import GameLog
 from ..netif import Interface
@@ -28,10 +29,10 @@ from ..rules import Rules
 from ..transport import Member, open_mesh
 from ..wire import WireError, decode_frame
 from .genesis import Genesis, Player
-from .lobby import LobbyError, Seat, host_lobby, join_lobby, start_players
+from .lobby import LobbyError, Seat, Welcome, host_lobby, join_lobby, start_players
 from .protocol import Abort, GameProtocol, Status
 from .runner import GameRunner, RunnerConfig
-from .store import DataDir, ResumeState
+from .store import DataDir, DataDirBusy, ResumeState
 
 __all__ = ["Outcome", "PeerOptions", "SessionError", "host_game", "join_game"]
 
@@ -86,11 +87,18 @@ async def host_game(
     on_listening: Callable[[str, int], None] | None = None,
 ) -> Outcome:
     """Open a table, wait for it to fill (spawning bot peers if asked), and play."""
-    store = DataDir(opts.data_dir)
+    store = _locked(opts)
     identity = await _identity(store, opts, front)
     resume = store.unfinished("host")
     if resume is not None:
-        return await _resume(store, "host", identity, resume, opts, front)
+        respawned: list[trio.Process] = []
+        if resume.bots:
+            spec = BotSpec(**resume.bots)
+            respawned = await _spawn_bots(opts, spec, resume.port, resuming=True)
+        try:
+            return await _resume(store, "host", identity, resume, opts, front)
+        finally:
+            await _reap(respawned)
     listener = await _listen(opts.address, opts.port)
     port = listener.socket.getsockname()[1]
     game_id = secrets.token_bytes(16)
@@ -128,9 +136,9 @@ async def host_game(
         genesis = Genesis(game_id, table_name, rules, players, int(time.time()))
         proto.propose(genesis)
         _write_entries(files.log, proto)  # on disk before anyone can see it: resumable
-        store.save_unfinished(
-            "host", ResumeState(game_id, identity.public_key, opts.name, port, roster)
-        )
+        saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
+        state = ResumeState(game_id, identity.public_key, opts.name, port, roster, saved_bots)
+        store.save_unfinished("host", state)
         await start_players(conns, list(roster), 2.0)
         outcome = await _play(store, "host", identity, proto, roster, listener, opts, front)
         nursery.cancel_scope.cancel()
@@ -170,7 +178,7 @@ async def join_game(
     find_timeout: float = 10.0,
 ) -> Outcome:
     """Find a table (by name or id through discovery, or at ``peer``), take a seat, and play."""
-    store = DataDir(opts.data_dir)
+    store = _locked(opts)
     identity = await _identity(store, opts, front)
     resume = store.unfinished("join")
     if resume is not None:
@@ -188,10 +196,14 @@ async def join_game(
     secret = secrets.token_bytes(32)
     probe = GameProtocol(bytes(16), b"", identity, secret)
 
+    async def seated(w: Welcome) -> None:
+        await front.notify(Notice(f"Seated at {w.table_name!r}; waiting for the table to fill"))
+
     try:
         welcome = await join_lobby(
-            peer[0], peer[1], identity, opts.name, probe.dh_public, opts.is_bot, port, host_key
-        )
+            peer[0], peer[1], identity, opts.name, probe.dh_public, opts.is_bot, port, host_key,
+            seated,
+        )  # fmt: skip
     except LobbyError as e:
         raise SessionError(str(e)) from None
     proto = GameProtocol(welcome.game_id, welcome.host_key, identity, secret)
@@ -202,6 +214,15 @@ async def join_game(
         "join", ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster)
     )
     return await _play(store, "join", identity, proto, roster, listener, opts, front)
+
+
+def _locked(opts: PeerOptions) -> DataDir:
+    store = DataDir(opts.data_dir)
+    try:
+        store.lock()
+    except (DataDirBusy, OSError) as e:
+        raise SessionError(str(e)) from None
+    return store
 
 
 async def _identity(store: DataDir, opts: PeerOptions, front: FrontEnd) -> Identity:
@@ -317,18 +338,31 @@ def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
         except WireError:
             continue
     pending = {m.raw for m in proto.step.got.values()}
-    out, _, _ = proto.drain()
+    out, _, events = proto.drain()
     proto.outbox = [m for m in out if m.raw in pending]
+    shown: list[Event] = []
+    # Show where the game stands: who sits where, and this seat's hand now.
+    shown += [e for e in events if isinstance(e, SeatedRoster)][-1:]
+    view = proto.view()
+    if view is not None and view.phase is not None:
+        shown.append(HandStarted(view))
+    proto.events = shown
 
 
-async def _spawn_bots(opts: PeerOptions, bots: BotSpec, port: int) -> list[trio.Process]:
+async def _spawn_bots(
+    opts: PeerOptions, bots: BotSpec, port: int, resuming: bool = False
+) -> list[trio.Process]:
+    """Start the bot peers, each a ``hearts bot`` process with its own data directory.
+
+    For a resumed game they resume theirs (a bot still running holds its directory, and the
+    new one leaves at once); for a new table, a game a bot left unfinished is over.
+    """
     procs = []
     for i in range(bots.count):
         name = f"Bot {i + 1}"
         bot_dir = opts.data_dir / "bots" / f"bot{i + 1}"
-        # This is a new table: a game the bot left unfinished is over (its host is not resuming
-        # it), and resuming it instead of joining would leave this table waiting forever.
-        DataDir(bot_dir).finished("join")
+        if not resuming:
+            DataDir(bot_dir).finished("join")
         args = [
             sys.executable, "-m", "cli.main", "bot",
             "--peer", f"{opts.address}:{port}",

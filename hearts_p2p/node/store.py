@@ -7,17 +7,18 @@ role, so a peer killed mid-game resumes by running the same command again.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..identity import Identity
 from ..log import SecretStore
 from ..transport import Member
 
-__all__ = ["DataDir", "GameFiles", "ResumeState", "default_data_dir"]
+__all__ = ["DataDir", "DataDirBusy", "GameFiles", "ResumeState", "default_data_dir"]
 
 
 def default_data_dir() -> Path:
@@ -41,6 +42,7 @@ class ResumeState:
     name: str
     port: int
     roster: tuple[Member, ...]
+    bots: dict[str, Any] | None = None  # the host's bot peers, to start again on resume
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +54,7 @@ class ResumeState:
                 {"key": m.public_key.hex(), "address": list(m.address) if m.address else None}
                 for m in self.roster
             ],
+            "bots": self.bots,
         }
 
     @classmethod
@@ -66,12 +69,30 @@ class ResumeState:
             str(d["name"]),
             int(d["port"]),
             roster,
+            d.get("bots") if isinstance(d.get("bots"), dict) else None,
         )
+
+
+class DataDirBusy(Exception):
+    """Another hearts process is playing from this data directory."""
 
 
 class DataDir:
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._lock: IO[bytes] | None = None
+
+    def lock(self) -> None:
+        """Hold this directory for this process (released when it exits, even by SIGKILL), so
+        two peers never write one identity's log at once."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        f = open(self.root / "lock", "wb")  # noqa: SIM115 - held for the process's life
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.close()
+            raise DataDirBusy(f"another hearts process is playing from {self.root}") from None
+        self._lock = f
 
     @property
     def identity_path(self) -> Path:

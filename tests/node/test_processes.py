@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import socket
 import subprocess
 import time
@@ -121,3 +123,31 @@ def test_a_peer_gone_past_the_timeout_aborts_the_game(tmp_path: Path) -> None:
         assert report.abort is not None
         assert "P2" in report.abort["reason"] and "gone" in report.abort["reason"]
         assert "P2" in report.abort["blamed"]
+
+
+def test_hearts_play_resumes_with_its_bots_after_all_are_killed(tmp_path: Path) -> None:
+    """Kill `hearts play` and every bot it started; the same command brings the game back."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    cmd = hearts("play", "--headless", "--target", "30", "--data-dir", str(tmp_path),
+                 "--discovery-port", disc, "--name", "Host")  # fmt: skip
+    out = tmp_path / "play.out"
+    with open(out, "ab") as sink:
+        first = subprocess.Popen(cmd, stdout=sink, stderr=sink, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while entries(tmp_path) < 60:
+            assert first.poll() is None, out.read_text()
+            assert time.monotonic() < deadline, "the game did not start"
+            time.sleep(0.02)
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    time.sleep(0.5)  # let the killed bots' sockets close
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stdout + again.stderr + out.read_text()
+    log = game_log(tmp_path)
+    bot_logs = sorted((tmp_path / "bots").glob("*/games/*.log"))
+    assert len(bot_logs) == 3
+    assert all(p.read_bytes() == log.read_bytes() for p in bot_logs)
+    report = audit_log(log)
+    assert report.valid and report.status == "finished", report.problems
