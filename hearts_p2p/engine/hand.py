@@ -395,8 +395,24 @@ class HandState:
         held = (self.received[seat] & ~self.played) | bit
         if not self._legal(held) & bit:
             raise IllegalActionError(self._rule_broken(held, card), seat)
+        shown_out = self._shown_out(seat, card // 13)
+        if shown_out:
+            suit = "♣♦♠♥"[card // 13]
+            raise IllegalActionError(f"showed out of {suit} in trick {shown_out}: a renege", seat)
         if self.turn is None:
             self.turn = self.first_leader = seat
+
+    def _shown_out(self, seat: int, suit: int) -> int:
+        """The first trick in which ``seat`` did not follow ``suit`` (0 if none): holding a card
+        of it now proves that was a renege, as soon as the card is played."""
+        n = self.n
+        for k, t in enumerate(self.tricks, 1):
+            if t.cards[0] // 13 != suit:
+                continue
+            i = (seat - t.leader) % n
+            if t.cards[i] // 13 != suit:
+                return k
+        return 0
 
     def _exchange(self) -> None:
         assert self.pass_targets is not None

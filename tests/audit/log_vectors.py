@@ -12,16 +12,18 @@ whole report, problem by problem.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import struct
 import zlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from hearts_p2p.audit import audit_log
 from hearts_p2p.cards import CARDS
+from hearts_p2p.engine.hand import HandState
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import GENESIS_HEAD, MAGIC, chain
 from hearts_p2p.node.genesis import Genesis, Player
@@ -88,8 +90,9 @@ def renege(cheater: int) -> Chooser:
     """``cheater`` once discards off-suit while holding a dealt card of the led suit.
 
     It sends its open through the protocol's internals, telling its own engine to check the play
-    as a stranger's would: no one can see the renege until the end-of-hand replay. A led-suit
-    card it was passed would let the passer refuse the play at once, so only dealt ones count.
+    as a stranger's would: no one can see the renege then. Every peer sees it when the seat
+    later plays the suit it showed out of (or at the end-of-hand replay). A led-suit card it was
+    passed would let the passer refuse the play at once, so only dealt ones count.
     """
     done: list[bool] = []
 
@@ -243,18 +246,32 @@ def vectors() -> dict[str, tuple[str, bytes]]:
     )
 
     cheated = play(renege(cheater=2))
-    reporter = cheated[0].entries
     out["renege_caught.log"] = (
-        f"{NAMES[2]} reneges once; {NAMES[0]}'s log, ending with the abort its end-of-hand "
-        "replay raised",
-        log_bytes(reporter),
+        f"{NAMES[2]} reneges once; {NAMES[0]}'s log, ending with the abort raised when "
+        f"{NAMES[2]} later plays the suit it showed out of",
+        log_bytes(cheated[0].entries),
     )
+    with _blind_to_voids():
+        passed = play(renege(cheater=2))
+    reporter = passed[0].entries
     reveal_end = max(i for i, (_, name) in enumerate(steps(reporter)) if name == "reveal") + 1
     out["renege.log"] = (
-        "the same log without its abort, as if every player had let the renege pass",
+        "the same renege, played on by peers that ignore shown voids, up to the end-of-hand "
+        "reveals and without the abort: a log in which every player let the renege pass",
         log_bytes(reporter[:reveal_end]),
     )
     return out
+
+
+@contextlib.contextmanager
+def _blind_to_voids() -> Iterator[None]:
+    """Peers that do not notice a seat playing a suit it showed out of (as older peers did)."""
+    real = HandState._shown_out
+    HandState._shown_out = lambda self, seat, suit: 0  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        HandState._shown_out = real  # type: ignore[method-assign]
 
 
 def _frame(envelope_bytes: bytes, signature: bytes) -> bytes:

@@ -49,7 +49,7 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     assert culprit["forged_sender.log"][0] == "seat 1 (ann)"
     assert culprit["renege.log"] == ["seat 3 (cat)"]
     assert EXPECTED["renege_caught.log"]["abort"]["blamed"] == "seat 3 (cat)"
-    assert "you must follow" in EXPECTED["renege.log"]["problems"][0]["what"]
+    assert "a renege" in EXPECTED["renege.log"]["problems"][0]["what"]
     assert "reordered" in EXPECTED["reordered.log"]["problems"][0]["what"]
     assert "torn" in EXPECTED["torn_tail.log"]["problems"][0]["what"]
 

@@ -22,11 +22,17 @@ def identities(n: int) -> list[Identity]:
 class Table:
     """Players connected by a perfect, reordering network; ``tamper`` may rewrite messages."""
 
-    def __init__(self, rules: Rules, seed: int = 1, strategy: str = "heuristic") -> None:
+    def __init__(
+        self, rules: Rules, seed: int = 1, strategy: str = "heuristic", deal: int = 0
+    ) -> None:
+        """``deal`` varies the players' secrets, and so every deal; ``seed`` the bots and the
+        network's order."""
         n = rules.players
         self.ids = identities(n)
         self.protos = [
-            GameProtocol(GAME_ID, self.ids[0].public_key, self.ids[i], secret=bytes([i + 9]) * 32)
+            GameProtocol(
+                GAME_ID, self.ids[0].public_key, self.ids[i], secret=bytes([i + 9 + deal]) * 32
+            )
             for i in range(n)
         ]
         players = tuple(

@@ -103,16 +103,58 @@ def renege_once(table: Table) -> None:
     table.choose = choose
 
 
-def test_renege_is_caught_by_the_end_of_hand_replay_and_named_by_every_peer() -> None:
+def test_renege_is_named_by_every_peer_when_the_withheld_suit_shows() -> None:
+    """Every card is played, so a renege shows itself at the latest when the seat plays the
+    suit it claimed to lack: every peer refuses that play, naming the trick of the renege."""
     table = Table(RULES, seed=5)
     renege_once(table)
     table.run()
-    assert_named(table, CHEATER, reason="(found by the end-of-hand replay)")
+    assert_named(table, CHEATER, reason="a renege")
     for p in honest(table):
-        assert p.abort is not None
-        assert "you must follow" in p.abort.reason and ", trick " in p.abort.reason
-        # Every card was played: the renege passed every check at play time.
-        assert p.flow is not None and len(p.flow.public.opened) == p.flow.params.size
+        assert p.abort is not None and "showed out of " in p.abort.reason
+
+
+def lead_hearts_early(table: Table) -> None:
+    """The cheater leads a heart before hearts are broken while holding other suits."""
+    done: list[bool] = []
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        view = p.choice_needed()
+        if player != CHEATER or done or view is None or p.game is None or p.flow is None:
+            return False
+        hand, seat = p.game.hand, p.my_seat
+        assert hand is not None and seat is not None
+        held = [int(c) for c in view.hand]
+        hearts = [c for c in held if c // 13 == 3]
+        if (
+            not hand.tricks
+            or hand.trick
+            or hand.hearts_open
+            or not hearts
+            or len(hearts) == len(held)
+        ):
+            return False
+        hand.known &= ~(1 << seat)
+        try:
+            p._send(p.step.name, p.flow.make_open(min(hearts)))
+        finally:
+            hand.known |= 1 << seat
+        done.append(True)
+        return True
+
+    table.choose = choose
+
+
+def test_leading_hearts_unbroken_is_named_by_every_peer() -> None:
+    """Leading a heart before hearts are broken while holding other suits: the passer, who
+    knows some of those cards, refuses it at once; otherwise the end-of-hand replay finds it."""
+    for deal in range(1, 60):
+        table = Table(RULES, seed=1, deal=deal)
+        lead_hearts_early(table)
+        table.run()
+        if all(p.abort is not None for p in honest(table)):
+            break
+    assert_named(table, CHEATER, reason="hearts are not broken")
 
 
 def test_opening_a_card_not_held_is_refused_on_receipt() -> None:
