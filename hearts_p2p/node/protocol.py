@@ -62,7 +62,14 @@ from .genesis import Genesis, GenesisError
 from .handflow import HandFlow
 from .steps import Step
 
-__all__ = ["Abort", "GameProtocol", "HandRecord", "ProtocolError", "Status"]
+__all__ = [
+    "Abort",
+    "GameProtocol",
+    "HandRecord",
+    "ProtocolError",
+    "Status",
+    "pass_public_key",
+]
 
 MAX_FUTURE = 64  # buffered messages per sender from steps not begun yet
 MAX_REASON = 200
@@ -102,6 +109,21 @@ class Abort:
     evidence: tuple[bytes, ...] = ()
 
 
+def derive(secret: bytes, label: str) -> bytes:
+    """A value derived from a player's game secret: every key and nonce it uses comes from one
+    seed, so a restarted peer re-derives exactly what it sent before."""
+    return hmac.new(secret, label.encode(), hashlib.sha256).digest()
+
+
+def pass_key(secret: bytes) -> X25519PrivateKey:
+    """The player's X25519 key for this game (passed cards' keys are sealed to it)."""
+    return X25519PrivateKey.from_private_bytes(derive(secret, "dh"))
+
+
+def pass_public_key(secret: bytes) -> bytes:
+    return pass_key(secret).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
 class _Cheat(Exception):
     def __init__(self, player: int, reason: str, evidence: tuple[bytes, ...] = ()) -> None:
         super().__init__(reason)
@@ -121,10 +143,12 @@ class GameProtocol:
         secret: bytes | None = None,
         choices: dict[str, Any] | None = None,
     ) -> None:
+        if identity is not None and (secret is None or len(secret) != 32):
+            raise ProtocolError("a player needs its 32-byte game secret: every key derives from it")
         self.game_id = game_id
         self.host_key = host_key
         self.identity = identity
-        self._secret = secret or bytes(32)
+        self._secret = secret or bytes(32)  # an observer derives nothing from it
         self.choices: dict[str, Any] = dict(choices or {})  # persisted: my pass picks by hand
         self.status = Status.AWAITING_GENESIS
         self.genesis: Genesis | None = None
@@ -154,15 +178,15 @@ class GameProtocol:
     # -- derived secrets -----------------------------------------------------------------------
 
     def _derive(self, label: str) -> bytes:
-        return hmac.new(self._secret, label.encode(), hashlib.sha256).digest()
+        return derive(self._secret, label)
 
     @property
     def dh_private(self) -> X25519PrivateKey:
-        return X25519PrivateKey.from_private_bytes(self._derive("dh"))
+        return pass_key(self._secret)
 
     @property
     def dh_public(self) -> bytes:
-        return self.dh_private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return pass_public_key(self._secret)
 
     # -- queries -------------------------------------------------------------------------------
 

@@ -210,10 +210,11 @@ class GameRunner:
         await self.links.broadcast(raw)
 
     def _maybe_choose(self) -> None:
-        if self._choosing or self._unsynced or self.protocol.choice_needed() is None:
+        if self._choosing or self._unsynced:
             return
         view = self.protocol.choice_needed()
-        assert view is not None
+        if view is None:
+            return
         self._choosing = True
 
         async def ask() -> None:

@@ -30,7 +30,7 @@ from ..transport import Member, open_mesh
 from ..wire import WireError, decode_frame
 from .genesis import Genesis, Player
 from .lobby import LobbyError, Seat, Welcome, host_lobby, join_lobby, start_players
-from .protocol import Abort, GameProtocol, Status
+from .protocol import Abort, GameProtocol, Status, pass_public_key
 from .runner import GameRunner, RunnerConfig
 from .store import DataDir, DataDirBusy, ResumeState
 
@@ -194,16 +194,15 @@ async def join_game(
     listener = await _listen(opts.address, opts.port)
     port = listener.socket.getsockname()[1]
     secret = secrets.token_bytes(32)
-    probe = GameProtocol(bytes(16), b"", identity, secret)
 
     async def seated(w: Welcome) -> None:
         await front.notify(Notice(f"Seated at {w.table_name!r}; waiting for the table to fill"))
 
     try:
+        dh = pass_public_key(secret)
         welcome = await join_lobby(
-            peer[0], peer[1], identity, opts.name, probe.dh_public, opts.is_bot, port, host_key,
-            seated,
-        )  # fmt: skip
+            peer[0], peer[1], identity, opts.name, dh, opts.is_bot, port, host_key, seated
+        )
     except LobbyError as e:
         raise SessionError(str(e)) from None
     proto = GameProtocol(welcome.game_id, welcome.host_key, identity, secret)

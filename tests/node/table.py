@@ -72,3 +72,17 @@ class Table:
             if not acted:
                 return
         raise AssertionError("the table did not settle")
+
+
+def play_unchecked(p: GameProtocol, card: int) -> None:
+    """Send ``card`` as this seat's play, its own engine checking it only as a stranger's would:
+    what a cheating client does. The other peers' checks are the ones under test."""
+    assert p.game is not None and p.game.hand is not None and p.flow is not None
+    seat = p.my_seat
+    assert seat is not None
+    hand = p.game.hand
+    hand.known &= ~(1 << seat)
+    try:
+        p._send(p.step.name, p.flow.make_open(card))
+    finally:
+        hand.known |= 1 << seat

@@ -30,7 +30,7 @@ from hearts_p2p.wire import (
     pack,
 )
 
-from .table import Table
+from .table import Table, play_unchecked
 
 RULES = Rules(players=4, target=10)
 CHEATER = 2
@@ -92,11 +92,7 @@ def renege_once(table: Table) -> None:
         off = [c for c in held if c // 13 != led]
         if not follow or not off or set(follow) & set(p.flow.received_cards()):
             return False
-        hand.known &= ~(1 << seat)
-        try:
-            p._send(p.step.name, p.flow.make_open(min(off)))
-        finally:
-            hand.known |= 1 << seat
+        play_unchecked(p, min(off))
         done.append(True)
         return True
 
@@ -134,11 +130,7 @@ def lead_hearts_early(table: Table) -> None:
             or len(hearts) == len(held)
         ):
             return False
-        hand.known &= ~(1 << seat)
-        try:
-            p._send(p.step.name, p.flow.make_open(min(hearts)))
-        finally:
-            hand.known |= 1 << seat
+        play_unchecked(p, min(hearts))
         done.append(True)
         return True
 

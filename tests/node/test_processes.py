@@ -23,10 +23,22 @@ pytestmark = pytest.mark.slow
 def test_headless_game_from_one_command(tmp_path: Path) -> None:
     disc = str(free_port(socket.SOCK_DGRAM))
     done = subprocess.run(
-        hearts("play", "--headless", "--target", "25", "--data-dir", str(tmp_path),
-               "--discovery-port", disc, "--name", "Host"),
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        hearts(
+            "play",
+            "--headless",
+            "--target",
+            "25",
+            "--data-dir",
+            str(tmp_path),
+            "--discovery-port",
+            disc,
+            "--name",
+            "Host",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "final scores:" in done.stdout
     log = Path(done.stdout.split("game log: ")[1].strip())
@@ -37,24 +49,30 @@ def test_headless_game_from_one_command(tmp_path: Path) -> None:
     assert all(p.read_bytes() == log.read_bytes() for p in bot_logs)
 
 
+def four_peers(dirs: list[Path], *options: str, target: int = 100) -> list[list[str]]:
+    """The commands of a headless host and three bot peers joining it by address."""
+    port = str(free_port())
+    common = ["--discovery-port", str(free_port(socket.SOCK_DGRAM)), *options]
+    host = ["host", "--headless", "--table", "T", "--port", port, "--target", str(target)]
+    cmds = [hearts(*host, "--data-dir", str(dirs[0]), "--name", "P0", *common)]
+    for i in (1, 2, 3):
+        bot = ["bot", "--peer", f"127.0.0.1:{port}", "--seed", str(i), "--name", f"P{i}"]
+        cmds.append(hearts(*bot, "--data-dir", str(dirs[i]), *common))
+    return cmds
+
+
+def start_all(cmds: list[list[str]], outs: list[Path]) -> list[subprocess.Popen[bytes]]:
+    procs = [start(cmds[0], outs[0])]
+    time.sleep(0.5)  # the host listens first
+    return procs + [start(cmd, out) for cmd, out in zip(cmds[1:], outs[1:], strict=True)]
+
+
 def test_kill_and_resume_at_seeded_points(tmp_path: Path) -> None:
     """SIGKILL a random peer at 20 seeded points; each restarts with the same command."""
-    port = free_port()
-    disc = str(free_port(socket.SOCK_DGRAM))
     dirs = [tmp_path / f"p{i}" for i in range(4)]
-    common = ["--discovery-port", disc, "--timeout", "60"]
-    cmds = [
-        hearts("host", "--headless", "--table", "T", "--target", "30", "--port", str(port),
-               "--data-dir", str(dirs[0]), "--name", "P0", "--verbose", *common)
-    ] + [
-        hearts("bot", "--peer", f"127.0.0.1:{port}", "--data-dir", str(dirs[i]),
-               "--name", f"P{i}", "--seed", str(i), "--verbose", *common)
-        for i in (1, 2, 3)
-    ]  # fmt: skip
+    cmds = four_peers(dirs, "--timeout", "60", "--verbose", target=30)
     outs = [tmp_path / f"p{i}.out" for i in range(4)]
-    procs = [start(cmds[0], outs[0])]
-    time.sleep(0.5)
-    procs += [start(cmds[i], outs[i]) for i in (1, 2, 3)]
+    procs = start_all(cmds, outs)
     rng = random.Random(20261129)
     points = sorted(rng.sample(range(2, 260), 20))
     kills = 0
@@ -88,22 +106,10 @@ def test_kill_and_resume_at_seeded_points(tmp_path: Path) -> None:
 
 def test_a_peer_gone_past_the_timeout_aborts_the_game(tmp_path: Path) -> None:
     """A peer killed for good: the others wait, then end the game naming it; the logs audit."""
-    port = free_port()
-    disc = str(free_port(socket.SOCK_DGRAM))
     dirs = [tmp_path / f"p{i}" for i in range(4)]
-    common = ["--discovery-port", disc, "--timeout", "3"]
-    cmds = [
-        hearts("host", "--headless", "--table", "T", "--port", str(port),
-               "--data-dir", str(dirs[0]), "--name", "P0", *common)
-    ] + [
-        hearts("bot", "--peer", f"127.0.0.1:{port}", "--data-dir", str(dirs[i]),
-               "--name", f"P{i}", "--seed", str(i), *common)
-        for i in (1, 2, 3)
-    ]  # fmt: skip
+    cmds = four_peers(dirs, "--timeout", "3")
     outs = [tmp_path / f"p{i}.out" for i in range(4)]
-    procs = [start(cmds[0], outs[0])]
-    time.sleep(0.5)
-    procs += [start(cmds[i], outs[i]) for i in (1, 2, 3)]
+    procs = start_all(cmds, outs)
     try:
         deadline = time.monotonic() + 120
         while entries(dirs[0]) < 40:
@@ -128,8 +134,18 @@ def test_a_peer_gone_past_the_timeout_aborts_the_game(tmp_path: Path) -> None:
 def test_hearts_play_resumes_with_its_bots_after_all_are_killed(tmp_path: Path) -> None:
     """Kill `hearts play` and every bot it started; the same command brings the game back."""
     disc = str(free_port(socket.SOCK_DGRAM))
-    cmd = hearts("play", "--headless", "--target", "30", "--data-dir", str(tmp_path),
-                 "--discovery-port", disc, "--name", "Host")  # fmt: skip
+    cmd = hearts(
+        "play",
+        "--headless",
+        "--target",
+        "30",
+        "--data-dir",
+        str(tmp_path),
+        "--discovery-port",
+        disc,
+        "--name",
+        "Host",
+    )
     out = tmp_path / "play.out"
     with open(out, "ab") as sink:
         first = subprocess.Popen(cmd, stdout=sink, stderr=sink, start_new_session=True)
