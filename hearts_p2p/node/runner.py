@@ -80,6 +80,8 @@ class GameRunner:
         self._timings = open(config.timings, "a") if config.timings else None  # noqa: SIM115
         self._syncing = False
         self._sync_again = False
+        self._done_peers: set[bytes] = set()
+        self._all_done: trio.CancelScope | None = None
         # A resumed peer asks for no decision until every peer has caught it up: a message it
         # sent before the crash may be out there, and choosing anew would contradict it.
         self._unsynced: set[bytes] = set(links.peers) if resuming else set()
@@ -105,14 +107,29 @@ class GameRunner:
                 await job()
                 if self.protocol.status in (Status.FINISHED, Status.ABORTED):
                     break
-            with trio.move_on_after(self.config.linger):
-                async for job in self._queue:
-                    await job()
+            await self._linger()
             nursery.cancel_scope.cancel()
         self.log.close()
         if self._timings is not None:
             self._timings.close()
         return self.protocol.status
+
+    async def _linger(self) -> None:
+        """Keep answering peers that are still catching up, until each says it is done too (or
+        has gone), for at most ``linger`` seconds."""
+        await self._broadcast_raw(pack({"t": "done"}))
+        with trio.move_on_after(self.config.linger) as scope:
+            self._all_done = scope
+            self._check_all_done()
+            async for job in self._queue:
+                await job()
+
+    def _check_all_done(self) -> None:
+        links = self.links
+        if self._all_done is not None and all(
+            p in self._done_peers or not links.is_connected(p) for p in links.peers
+        ):
+            self._all_done.cancel()
 
     # -- controls for the front end -----------------------------------------------------------
 
@@ -269,6 +286,9 @@ class GameRunner:
         elif kind == "synced":
             self._unsynced.discard(peer)
             self._maybe_choose()
+        elif kind == "done":
+            self._done_peers.add(peer)
+            self._check_all_done()
         else:
             self.dropped_frames += 1
 
@@ -310,6 +330,7 @@ class GameRunner:
                 if now == connected[peer]:
                     continue
                 connected[peer] = now
+                self._check_all_done()
                 if now:
                     self._gone_since.pop(peer, None)
                     self._post(functools.partial(self._ask_sync, peer))
