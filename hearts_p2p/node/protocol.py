@@ -262,11 +262,20 @@ class GameProtocol:
         if self.me is not None:
             self._abort(f"{name} left the table", self.me, ())
 
-    def give_up_on(self, player: int, seconds: float) -> None:
-        """A player has been gone longer than the timeout: end the game, naming it."""
+    def give_up_on(self, player: int, seconds: float, *, stalled: bool = False) -> None:
+        """A player has been gone (or, connected, has held up a step that needs no decision)
+        longer than the timeout: end the game, naming it."""
         if self.status is Status.RUNNING:
             name = self.genesis.players[player].name if self.genesis else str(player)
-            self._abort(f"{name} was gone for more than {seconds:.0f} s", player, ())
+            if stalled:
+                why = f"{name} held up {self.step} for more than {seconds:.0f} s"
+            else:
+                why = f"{name} was gone for more than {seconds:.0f} s"
+            self._abort(why, player, ())
+
+    def waiting_on_machines(self) -> bool:
+        """Whether the current step waits only on messages no person has to decide."""
+        return self.step.name.split(".")[0] not in ("play", "pass_commit", "moon")
 
     def drain(self) -> tuple[list[SignedMessage], list[bytes], list[Event]]:
         """What to send, what to append to the log, what to show; clears them."""

@@ -345,12 +345,27 @@ class GameRunner:
         for peer in self.links.peers:
             if not self.links.is_connected(peer):
                 self._gone_since[peer] = trio.current_time()
+        step, since_step = self.protocol.step, trio.current_time()
         while True:
             await trio.sleep(min(1.0, self.config.absent_timeout / 4))
             now = trio.current_time()
             for peer, since in list(self._gone_since.items()):
                 if now - since >= self.config.absent_timeout:
                     self._post(functools.partial(self._give_up, peer))
+            if self.protocol.step is not step:
+                step, since_step = self.protocol.step, now
+            elif now - since_step >= self.config.absent_timeout:
+                self._post(self._give_up_on_staller)
+
+    async def _give_up_on_staller(self) -> None:
+        """A connected peer that withholds a message its software sends by itself (a deck key,
+        a reveal) is stalling the game: past the timeout it is named like an absent one."""
+        p = self.protocol
+        me = p.me
+        waiting = [w for w in p.waiting_for() if w != me]
+        if p.status is Status.RUNNING and p.waiting_on_machines() and waiting:
+            p.give_up_on(waiting[0], self.config.absent_timeout, stalled=True)
+            await self._flush()
 
     async def _give_up(self, peer: bytes) -> None:
         g = self.protocol.genesis

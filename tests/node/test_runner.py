@@ -1,0 +1,101 @@
+"""Runners over an in-memory mesh with trio's virtual clock: timeouts without waiting."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import trio
+
+from hearts_p2p.bots import make_bot
+from hearts_p2p.log import GameLog, SecretStore
+from hearts_p2p.node.botseat import BotSeat
+from hearts_p2p.node.protocol import GameProtocol, Status
+from hearts_p2p.node.runner import GameRunner, RunnerConfig
+from hearts_p2p.rules import Rules
+
+from .table import Table
+
+
+class MemoryLinks:
+    """One player's end of a perfect in-memory mesh."""
+
+    def __init__(self, me: bytes, keys: list[bytes], boxes: dict[tuple[bytes, bytes], object]):
+        self.me = me
+        self.peers = tuple(k for k in keys if k != me)
+        self._boxes = boxes
+
+    def inbox(self, peer: bytes) -> trio.MemoryReceiveChannel[bytes]:
+        return self._boxes[(peer, self.me)][1]  # type: ignore[index,no-any-return]
+
+    def is_connected(self, peer: bytes) -> bool:
+        return True
+
+    async def wait_change(self) -> None:
+        await trio.sleep_forever()
+
+    async def send(self, peer: bytes, payload: bytes) -> None:
+        await self._boxes[(self.me, peer)][0].send(payload)  # type: ignore[index]
+
+    async def broadcast(self, payload: bytes) -> frozenset[bytes]:
+        for peer in self.peers:
+            await self.send(peer, payload)
+        return frozenset()
+
+
+def mesh(keys: list[bytes]) -> list[MemoryLinks]:
+    boxes: dict[tuple[bytes, bytes], object] = {
+        (a, b): trio.open_memory_channel[bytes](math.inf) for a in keys for b in keys if a != b
+    }
+    return [MemoryLinks(k, keys, boxes) for k in keys]
+
+
+async def run_table(tmp: Path, table: Table, timeout: float) -> list[Status]:
+    keys = [i.public_key for i in table.ids]
+    links = mesh(keys)
+    statuses: list[Status] = []
+
+    async def one(i: int, proto: GameProtocol) -> None:
+        log = GameLog.open(tmp / f"p{i}.log")
+        seat = BotSeat(make_bot("heuristic", i))
+        config = RunnerConfig(absent_timeout=timeout, linger=0.5)
+        runner = GameRunner(proto, links[i], seat, log, SecretStore(tmp / f"p{i}.s"), config)
+        statuses.append(await runner.run())
+
+    async with trio.open_nursery() as nursery:
+        table.protos[0].propose(table.genesis)
+        for i, proto in enumerate(table.protos):
+            nursery.start_soon(one, i, proto)
+    return statuses
+
+
+async def test_runners_play_a_whole_game(tmp_path: Path, autojump_clock: trio.abc.Clock) -> None:
+    table = Table(Rules(players=4, target=20), seed=2)
+    statuses = await run_table(tmp_path, table, timeout=120)
+    assert statuses == [Status.FINISHED] * 4
+    logs = {(tmp_path / f"p{i}.log").read_bytes() for i in range(4)}
+    assert len(logs) == 1
+
+
+async def test_a_connected_peer_that_withholds_a_message_is_named(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """A peer that stays connected but never sends its deal keys stalls the game: past the
+    timeout every other peer ends it, naming the staller."""
+    table = Table(Rules(players=4, target=20), seed=3)
+    staller = table.protos[2]
+    real_send = staller._send
+
+    def withhold(step: str, body: dict[str, object]) -> None:
+        if step != "deal":
+            real_send(step, body)
+
+    staller._send = withhold  # type: ignore[method-assign]
+    with trio.fail_after(1000):
+        statuses = await run_table(tmp_path, table, timeout=120)
+    assert statuses.count(Status.ABORTED) == 4
+    for p in table.protos:
+        if p is staller:
+            continue
+        assert p.abort is not None and p.abort.culprit == 2, p.abort
+        assert "held up hand 1 deal" in p.abort.reason
