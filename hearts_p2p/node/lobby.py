@@ -91,7 +91,8 @@ async def host_lobby(
             return
         name, dh, bot, port = request
         keys = {s.who.public_key for s in joined} | {identity.public_key}
-        if full.is_set() or conn.peer_key in keys:
+        taken = conn.peer_key in keys or dh in {s.dh for s in joined}
+        if full.is_set() or taken:
             reason = "the table is full" if full.is_set() else "this key is seated already"
             await _send_quietly(conn, {"t": "refused", "reason": reason})
             await conn.aclose()

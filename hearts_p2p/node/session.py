@@ -28,7 +28,7 @@ from ..netif import Interface
 from ..rules import Rules
 from ..transport import Member, open_mesh
 from ..wire import WireError, decode_frame
-from .genesis import Genesis, Player
+from .genesis import Genesis, GenesisError, Player
 from .lobby import LobbyError, Seat, Welcome, host_lobby, join_lobby, start_players
 from .protocol import Abort, GameProtocol, Status, pass_public_key
 from .runner import GameRunner, RunnerConfig
@@ -133,7 +133,10 @@ async def host_game(
             Member(identity.public_key, (opts.address, port)),
             *(Member(s.who.public_key, s.address) for s in joined),
         )
-        genesis = Genesis(game_id, table_name, rules, players, int(time.time()))
+        try:
+            genesis = Genesis(game_id, table_name, rules, players, int(time.time()))
+        except GenesisError as e:  # a joiner that copied another's keys, say
+            raise SessionError(f"cannot start the game: {e}") from None
         proto.propose(genesis)
         _write_entries(files.log, proto)  # on disk before anyone can see it: resumable
         saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
