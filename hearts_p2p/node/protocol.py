@@ -12,14 +12,12 @@ Envelopes carry the player, the engine and the deck work in seats.
 from __future__ import annotations
 
 import hashlib
-import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from ..cards import CARDS, mask_of
 from ..coinflip import CoinFlip, CoinFlipCheatError, HashStream, commitment
@@ -60,16 +58,11 @@ from ..wire import (
 )
 from .genesis import Genesis, GenesisError
 from .handflow import HandFlow
+from .keys import derive, pass_key, pass_public_key
+from .replay import HandAction, ReplayFault, replay_hand
 from .steps import Step
 
-__all__ = [
-    "Abort",
-    "GameProtocol",
-    "HandRecord",
-    "ProtocolError",
-    "Status",
-    "pass_public_key",
-]
+__all__ = ["Abort", "GameProtocol", "HandRecord", "ProtocolError", "Status"]
 
 MAX_FUTURE = 64  # buffered messages per sender from steps not begun yet
 MAX_REASON = 200
@@ -107,21 +100,6 @@ class Abort:
     culprit: int | None
     reporter: int | None
     evidence: tuple[bytes, ...] = ()
-
-
-def derive(secret: bytes, label: str) -> bytes:
-    """A value derived from a player's game secret: every key and nonce it uses comes from one
-    seed, so a restarted peer re-derives exactly what it sent before."""
-    return hmac.new(secret, label.encode(), hashlib.sha256).digest()
-
-
-def pass_key(secret: bytes) -> X25519PrivateKey:
-    """The player's X25519 key for this game (passed cards' keys are sealed to it)."""
-    return X25519PrivateKey.from_private_bytes(derive(secret, "dh"))
-
-
-def pass_public_key(secret: bytes) -> bytes:
-    return pass_key(secret).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
 class _Cheat(Exception):
@@ -166,7 +144,7 @@ class GameProtocol:
         self._next_seq: dict[int, int] = {}
         self._future: dict[int, dict[int, SignedMessage]] = {}
         self._early: list[SignedMessage] = []
-        self._hand_actions: list[tuple[int, object]] = []
+        self._hand_actions: list[tuple[int, HandAction]] = []
         self._stopped: list[tuple[int, str]] = []  # (player, alarm) that stopped this hand
         self._plays = 0
         self.outbox: list[SignedMessage] = []
@@ -651,25 +629,10 @@ class GameProtocol:
             seat = next(s for s, a in reversed(self._hand_actions) if isinstance(a, PlayCard))
             why = f"hand {number}: the card it opened is not what the deck holds"
             raise _Cheat(self.player_at[seat], why, evidence)
-        replay = HandState.deal(self.game.rules, live.number, list(dealt))
-        for seat, action in self._hand_actions_with_passes(passed):
-            where = f"hand {live.number}"
-            if isinstance(action, PlayCard):
-                where += f", trick {len(replay.tricks) + 1}"
-            try:
-                if isinstance(action, PassCards):
-                    assert action.cards is not None
-                    replay.apply_pass(seat, mask_of(action.cards))
-                elif isinstance(action, PlayCard):
-                    replay.apply_play(seat, int(action.card))
-                elif isinstance(action, ChooseMoon):
-                    replay.apply_moon_choice(seat, action.add_to_others)
-            except IllegalActionError as e:
-                raise _Cheat(
-                    self.player_at[seat],
-                    f"{where}: {e.rule} (found by the end-of-hand replay)",
-                    evidence,
-                ) from None
+        try:
+            replay = replay_hand(self.game.rules, number, dealt, passed, self._hand_actions)
+        except ReplayFault as e:
+            raise _Cheat(self.player_at[e.seat], str(e), evidence) from None
         if self.on_hand_audited is not None:
             record = HandRecord(live.number, tuple(dealt), tuple(passed), replay,
                                 tuple(self.game.totals), tuple(self.player_at))  # fmt: skip
@@ -690,16 +653,6 @@ class GameProtocol:
             self._send_step_message()
         else:
             self._start_hand()
-
-    def _hand_actions_with_passes(self, passed: list[int]) -> list[tuple[int, object]]:
-        assert self.game is not None and self.game.hand is not None
-        out: list[tuple[int, object]] = []
-        if self.game.hand.pass_targets is not None:
-            out += [
-                (s, PassCards(tuple(CARDS[c] for c in _bits(passed[s]))))
-                for s in range(self.players)
-            ]
-        return out + self._hand_actions
 
     def _finish(self) -> None:
         assert self.game is not None and self.game.result is not None
@@ -829,10 +782,6 @@ class GameProtocol:
         self.entries.append(raw)
         self.new_entries.append(raw)
         self.head = chain(self.head, raw)
-
-
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(52) if mask >> i & 1]
 
 
 def _reason(e: Exception) -> str:

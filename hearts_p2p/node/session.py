@@ -29,8 +29,9 @@ from ..rules import Rules
 from ..transport import Member, open_mesh
 from ..wire import WireError, decode_frame
 from .genesis import Genesis, GenesisError, Player
+from .keys import pass_public_key
 from .lobby import LobbyError, Seat, Welcome, host_lobby, join_lobby, start_players
-from .protocol import Abort, GameProtocol, Status, pass_public_key
+from .protocol import Abort, GameProtocol, Status
 from .runner import GameRunner, RunnerConfig
 from .store import DataDir, DataDirBusy, ResumeState
 
