@@ -16,7 +16,14 @@ from typing import Any
 import trio
 
 from ..identity import Identity, PublicIdentity
-from ..transport import Connection, Member, TransportError, accept_connection, open_connection
+from ..transport import (
+    Connection,
+    HandshakeError,
+    Member,
+    TransportError,
+    accept_connection,
+    open_connection,
+)
 from ..wire import WireError, pack, unpack
 from .genesis import MAX_NAME
 
@@ -26,6 +33,7 @@ log = logging.getLogger(__name__)
 LOBBY_ID = b"hearts-p2p lobby"
 LOBBY_VERSION = 1
 HANDSHAKE_TIMEOUT = 10.0
+CONNECT_PATIENCE = 20.0  # how long a joiner keeps trying to reach the host
 
 
 class LobbyError(Exception):
@@ -163,11 +171,7 @@ async def join_lobby(
     on_welcome: Callable[[Welcome], Awaitable[None]] | None = None,
 ) -> Welcome:
     """Take a seat at the table at ``host:port`` and wait for the game to start."""
-    try:
-        with trio.fail_after(HANDSHAKE_TIMEOUT):
-            conn = await open_connection(host, port, identity, LOBBY_ID, expected=host_key)
-    except (OSError, TransportError, trio.TooSlowError) as e:
-        raise LobbyError(f"cannot reach the table at {host}:{port}: {e}") from None
+    conn = await _reach(host, port, identity, host_key)
     async with conn:
         request = {"t": "join", "v": LOBBY_VERSION, "name": name, "dh": dh, "bot": bot,
                    "port": listen_port}  # fmt: skip
@@ -189,6 +193,23 @@ async def join_lobby(
         except (TransportError, WireError) as e:
             raise LobbyError(f"the host closed the lobby: {e}") from None
     return Welcome(game_id, welcome.host_key, table, rules, _roster(start))
+
+
+async def _reach(host: str, port: int, identity: Identity, host_key: bytes | None) -> Connection:
+    """Connect and authenticate, trying again for a while: on a lossy link a connection can
+    fail outright (an unanswered ARP request is "no route to host"), not only slowly."""
+    error: Exception | None = None
+    with trio.move_on_after(CONNECT_PATIENCE):
+        while True:
+            try:
+                with trio.fail_after(HANDSHAKE_TIMEOUT):
+                    return await open_connection(host, port, identity, LOBBY_ID, expected=host_key)
+            except (OSError, TransportError, trio.TooSlowError) as e:
+                error = e
+                if isinstance(e, HandshakeError) and e.reason in ("unknown-peer", "table"):
+                    break  # a definite answer: someone else is at that address
+            await trio.sleep(0.5)
+    raise LobbyError(f"cannot reach the table at {host}:{port}: {error or 'timed out'}")
 
 
 def _roster(msg: Any) -> tuple[Member, ...]:

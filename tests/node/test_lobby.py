@@ -59,3 +59,24 @@ async def test_lobby_seats_joiners_and_refuses_bad_ones() -> None:
     assert [len(s) for s in seen] == [1, 2, 3]
     assert {"t": "refused", "reason": "this key is seated already"} in refusals
     assert closed == [True]
+
+
+async def test_a_joiner_keeps_trying_until_the_host_listens() -> None:
+    """A refused or lost connection is tried again, as on a lossy link, until the host answers."""
+    host = Identity.from_seed(b"h" * 32)
+    joiner = Identity.from_seed(b"j" * 32)
+    probe = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = probe.socket.getsockname()[1]
+    await probe.aclose()  # nothing listens there yet: connections are refused
+
+    async def host_late() -> None:
+        await trio.sleep(1.5)
+        listener = (await trio.open_tcp_listeners(port, host="127.0.0.1"))[0]
+        joined, conns = await host_lobby(listener, host, GAME, "t", {}, 1, lambda seats: None)
+        await start_players(conns, [Member(host.public_key, ("127.0.0.1", port))], 2.0)
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host_late)
+            welcome = await join_lobby("127.0.0.1", port, joiner, "late", b"d" * 32, False, 4000)
+    assert welcome.game_id == GAME
