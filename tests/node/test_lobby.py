@@ -72,7 +72,7 @@ async def test_a_joiner_keeps_trying_until_the_host_listens() -> None:
     async def host_late() -> None:
         await trio.sleep(1.5)
         listener = (await trio.open_tcp_listeners(port, host="127.0.0.1"))[0]
-        joined, conns = await host_lobby(listener, host, GAME, "t", {}, 1, lambda seats: None)
+        _, conns = await host_lobby(listener, host, GAME, "t", {}, 1, lambda seats: None)
         await start_players(conns, [Member(host.public_key, ("127.0.0.1", port))], 2.0)
 
     with trio.fail_after(30):
