@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import socket
 import subprocess
 import sys
@@ -21,11 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..bots import make_bot
 from ..identity import Identity
 from ..log import read_log
-from ..node.genesis import Genesis, Player
-from ..node.protocol import GameProtocol, Status
+from ..node.localtable import LocalTable
+from ..node.protocol import Status
 from ..rules import Rules
 from ..wire import decode_frame
 
@@ -133,34 +131,14 @@ def in_process_game(args: argparse.Namespace) -> dict[str, Any]:
     rules = Rules(target=args.target)
     n = rules.players
     ids = [Identity.generate() for _ in range(n)]
-    game_id = os.urandom(16)
-    protos = [GameProtocol(game_id, ids[0].public_key, ids[i], os.urandom(32)) for i in range(n)]
-    players = tuple(Player(f"p{i}", ids[i].public_key, protos[i].dh_public, True) for i in range(n))
-    bots = [make_bot(args.strategy, args.seed + i) for i in range(n)]
-    rng = random.Random(args.seed)
+    secrets = [os.urandom(32) for _ in range(n)]
+    table = LocalTable(rules, ids, secrets, os.urandom(16), seed=args.seed, strategy=args.strategy)
     start = time.monotonic()
     cpu = time.process_time()
-    protos[0].propose(Genesis(game_id, "bench", rules, players, 0))
-    queue: list[tuple[int, Any]] = []
-    while True:
-        for i, p in enumerate(protos):
-            out, _, _ = p.drain()
-            queue += [(j, m) for m in out for j in range(n) if j != i]
-        if queue:
-            j, m = queue.pop(rng.randrange(len(queue)))
-            protos[j].receive(m)
-            continue
-        acted = False
-        for i, p in enumerate(protos):
-            view = p.choice_needed()
-            if view is not None:
-                p.submit(bots[i].choose(view))
-                acted = True
-        if not acted:
-            break
-    if any(p.status is not Status.FINISHED for p in protos):
+    table.run()
+    if any(p.status is not Status.FINISHED for p in table.protos):
         raise SystemExit("hearts bench game: the in-process game did not finish")
-    game = protos[0].game
+    game = table.protos[0].game
     assert game is not None
     return {
         "wall": time.monotonic() - start,

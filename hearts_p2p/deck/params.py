@@ -7,18 +7,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..cards import cards_of
-from ..rules import Rules, deck_mask
+from ..rules import Rules, deck_mask, position_owner
 
 __all__ = ["MAX_GAME_ID", "PASS_COUNT", "HandParams", "position_owner"]
 
 PASS_COUNT = 3
 MAX_GAME_ID = 64
-
-
-def position_owner(position: int, players: int, dealer: int) -> int:
-    """The seat dealt ``position`` of the final deck: positions go round from the dealer's left,
-    so position i belongs to seat ``(dealer + 1 + i) % players``."""
-    return (dealer + 1 + position) % players
 
 
 @dataclass(frozen=True)
