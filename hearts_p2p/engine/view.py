@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARDS, QUEEN_SPADES, Card, cards_of
+from ..cards import CARDS, Card, cards_of
 from ..rules import PassDirection, Rules
 from .actions import Action
 from .game import Game
@@ -57,6 +57,7 @@ class SeatView:
     results: tuple[HandResult, ...]
     game_over: bool
     winners: tuple[int, ...]
+    refusals: tuple[tuple[Card, str], ...] = ()  # held cards not playable now, and the rule why
 
     @property
     def my_turn(self) -> bool:
@@ -74,17 +75,7 @@ class SeatView:
             return "not your turn"
         if card not in self.hand:
             return f"you do not hold {card}"
-        if self.trick is not None:
-            led = self.trick.led_suit
-            if any(c // 13 == led for c in self.hand):
-                return f"you must follow {'♣♦♠♥'[led]}"
-            return "no points on the first trick"
-        if not self.tricks:
-            if self.rules.deck_mask & 1:
-                return "you must lead 2♣"
-            if any(c < 39 and c != QUEEN_SPADES for c in self.hand):
-                return "no points on the first trick"
-        return "hearts are not broken"
+        return dict(self.refusals).get(card, f"{card} may be played")
 
     @classmethod
     def of(cls, game: Game, seat: int) -> SeatView:
@@ -108,6 +99,10 @@ class SeatView:
             plays = tuple(((lead + i) % n, CARDS[c]) for i, c in enumerate(h.trick))
             current = TrickView(plays, None)
         mine = h.passed[seat]
+        refusals: tuple[tuple[Card, str], ...] = ()
+        if h.phase is HandPhase.PLAYING and h.turn == seat:
+            refused = h.hands[seat] & ~h.legal_play_mask(seat)
+            refusals = tuple((c, h.why_illegal(seat, c)) for c in cards_of(refused))
         return cls(
             seat=seat,
             rules=rules,
@@ -129,6 +124,7 @@ class SeatView:
             results=tuple(game.results),
             game_over=game.over,
             winners=_winners(game),
+            refusals=refusals,
         )
 
 
