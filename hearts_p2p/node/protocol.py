@@ -89,7 +89,6 @@ class HandRecord:
     passed: tuple[int, ...]  # mask per seat (0 in a no-pass hand)
     replay: HandState  # the hand replayed with every card known
     totals: tuple[int, ...]  # running totals after it, per seat
-    player_at: tuple[int, ...]  # seat -> player
 
 
 @dataclass(frozen=True)
@@ -634,9 +633,8 @@ class GameProtocol:
         except ReplayFault as e:
             raise _Cheat(self.player_at[e.seat], str(e), evidence) from None
         if self.on_hand_audited is not None:
-            record = HandRecord(live.number, tuple(dealt), tuple(passed), replay,
-                                tuple(self.game.totals), tuple(self.player_at))  # fmt: skip
-            self.on_hand_audited(record)
+            totals = tuple(self.game.totals)
+            self.on_hand_audited(HandRecord(number, tuple(dealt), tuple(passed), replay, totals))
         result = live.result
         assert result is not None
         if self.my_seat is not None:
