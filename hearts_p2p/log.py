@@ -161,6 +161,18 @@ class GameLog:
         self.heads.append(head)
         return head
 
+    def truncate(self, count: int) -> None:
+        """Keep only the first ``count`` entries (a resumed peer drops a half-written step,
+        which it will write again, whole, once the step completes)."""
+        if not 0 <= count <= len(self.entries):
+            raise ValueError(f"cannot keep {count} of {len(self.entries)} entries")
+        size = len(MAGIC) + sum(_RECORD.size + len(e) for e in self.entries[:count])
+        self._f.flush()
+        self._f.truncate(size)
+        self._f.seek(size)
+        del self.entries[count:]
+        del self.heads[count:]
+
     def sync(self) -> None:
         self._f.flush()
         os.fsync(self._f.fileno())

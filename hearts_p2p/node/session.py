@@ -333,13 +333,18 @@ def _write_entries(path: Path, proto: GameProtocol) -> None:
 def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
     """Rebuild the protocol's state from our own log; what it re-derives is already on disk.
 
-    Our message in the unfinished step is sent again: the crash may have come before it left.
+    A crash can come while a step's entries are being written: the entries of a step that the
+    replay leaves incomplete are cut from the file, to be written again, whole, when the step
+    completes. Our message in that step is sent again: the crash may have come before it left.
     """
     for raw in game_log.entries:
         try:
             proto.receive(decode_frame(raw))
         except WireError:
             continue
+    if game_log.entries[: len(proto.entries)] != proto.entries:
+        raise SessionError(f"{game_log.path} does not replay: it cannot be resumed")
+    game_log.truncate(len(proto.entries))
     pending = {m.raw for m in proto.step.got.values()}
     out, _, events = proto.drain()
     proto.outbox = [m for m in out if m.raw in pending]

@@ -14,6 +14,7 @@ import pytest
 
 from hearts_p2p.audit import audit_log
 from hearts_p2p.log import read_log
+from hearts_p2p.wire import decode_frame
 
 from .procs import entries, free_port, game_log, hearts, start
 
@@ -67,6 +68,22 @@ def start_all(cmds: list[list[str]], outs: list[Path]) -> list[subprocess.Popen[
     return procs + [start(cmd, out) for cmd, out in zip(cmds[1:], outs[1:], strict=True)]
 
 
+def first_difference(logs: list[list[bytes]]) -> str:
+    """Where the logs part, for the failure message."""
+    for i in range(max(len(log) for log in logs)):
+        here = [log[i] if i < len(log) else None for log in logs]
+        if len(set(here)) > 1:
+            shown = [
+                "-"
+                if e is None
+                else f"{decode_frame(e).envelope.kind} {decode_frame(e).envelope.step}"
+                f" from {decode_frame(e).envelope.sender}"
+                for e in here
+            ]
+            return f"logs differ at entry {i} (lengths {[len(x) for x in logs]}): {shown}"
+    return "logs agree"
+
+
 def test_kill_and_resume_at_seeded_points(tmp_path: Path) -> None:
     """SIGKILL a random peer at 20 seeded points; each restarts with the same command."""
     dirs = [tmp_path / f"p{i}" for i in range(4)]
@@ -101,7 +118,7 @@ def test_kill_and_resume_at_seeded_points(tmp_path: Path) -> None:
     assert kills == 20, f"only {kills} kills happened before the game ended\n{detail}"
     assert [p.returncode for p in procs] == [0, 0, 0, 0], detail
     logs = [read_log(game_log(d)).entries for d in dirs]
-    assert all(entries_ == logs[0] for entries_ in logs), "logs differ"
+    assert all(entries_ == logs[0] for entries_ in logs), first_difference(logs)
     report = audit_log(game_log(dirs[0]))
     assert report.valid and report.status == "finished", report.problems
 

@@ -81,3 +81,14 @@ def test_secrets_file_is_private_and_atomic(tmp_path: Path) -> None:
     store.save({"k": b"\x01" * 32, "n": 3})
     assert store.load() == {"k": b"\x01" * 32, "n": 3}
     assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
+
+
+def test_truncate_keeps_a_prefix_and_appends_after_it(tmp_path: Path) -> None:
+    p = tmp_path / "game.log"
+    log = write(p, [b"one", b"two", b"three"])
+    log.truncate(1)
+    log.append(b"four")
+    log.close()
+    assert read_log(p).entries == [b"one", b"four"]
+    with pytest.raises(ValueError):
+        GameLog.open(p).truncate(5)

@@ -1,0 +1,37 @@
+"""Resuming from a log cut in the middle of a step: nothing written twice, nothing lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hearts_p2p.log import GameLog, read_log
+from hearts_p2p.node.protocol import GameProtocol
+from hearts_p2p.node.session import _replay_own_log
+from hearts_p2p.rules import Rules
+from hearts_p2p.wire import decode_frame
+
+from .table import GAME_ID, Table
+
+
+def test_a_log_cut_inside_a_step_resumes_without_duplicates(tmp_path: Path) -> None:
+    table = Table(Rules(players=4, target=10), seed=4)
+    table.run()
+    full = table.protos[3].entries
+    steps = [decode_frame(e).envelope.step for e in full]
+    first_reveal = steps.index("reveal")
+    cut = first_reveal + 2  # a crash after writing two of the step's four entries
+    path = tmp_path / "p3.log"
+    log = GameLog.open(path)
+    for entry in full[:cut]:
+        log.append(entry)
+
+    secret, choices = bytes([3 + 9]) * 32, table.protos[3].choices  # as the secrets file keeps
+    proto = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[3], secret, choices)
+    _replay_own_log(proto, log)
+    assert len(log.entries) == first_reveal  # the half-written step is cut from the file
+    for entry in full[first_reveal : first_reveal + 4]:  # the peers catch it up
+        proto.receive(decode_frame(entry))
+    for entry in proto.drain()[1]:
+        log.append(entry)
+    log.close()
+    assert read_log(path).entries == full[: first_reveal + 4]
