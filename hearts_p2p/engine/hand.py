@@ -243,10 +243,8 @@ class HandState:
         if self.forced:
             return [self.forced]
         mine = self.hands[seat] & EXPOSABLE_MASK
-        free = mine & ~self._must_expose(mine)
-        if self.rules.expose_all_but_sheep:
-            free &= ~_JD_BIT
-        must = mine & ~free
+        must = self._must_expose(mine)
+        free = mine & ~must & ~(_JD_BIT if self.rules.expose_all_but_sheep else 0)
         options = [must]
         for c in cards_of(free):
             options += [o | 1 << c for o in options]
