@@ -4,6 +4,7 @@ the result formula."""
 from __future__ import annotations
 
 import pytest
+
 from hearts_p2p.cards import DECK_MASK, HEARTS_MASK, mask_of, parse_cards
 from hearts_p2p.engine import (
     GONGZHU_SCORING_MASK,
@@ -89,9 +90,8 @@ def test_grand_slam_is_plus_800_and_exposure_multiplies_it() -> None:
 
 
 def test_hearts_by_rank() -> None:
-    assert [points(c, rules=BY_RANK) for c in "2H 3H 4H 5H 9H 10H JH AH".split()] == [
-        -2, -3, -10, -5, -9, -10, -20, -50,
-    ]  # fmt: skip
+    hearts = ["2H", "3H", "4H", "5H", "9H", "10H", "JH", "AH"]
+    assert [points(c, rules=BY_RANK) for c in hearts] == [-2, -3, -10, -5, -9, -10, -20, -50]
     assert points("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", rules=BY_RANK) == -150
     assert points("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", rules=BY_RANK) == 200
     assert points("10C 2H", rules=BY_RANK) == -4
