@@ -99,8 +99,9 @@ def position_owner(position: int, players: int, dealer: int) -> int:
     return (dealer + 1 + position) % players
 
 
+# The options of one game that the other leaves at their defaults (a Gong Zhu table's `passing`
+# is not among them: it is always False there).
 _HEARTS_DEFAULTS: dict[str, object] = {
-    "passing": True,
     "moon": Moon.CLASSIC,
     "jack_of_diamonds": False,
     "spot_hearts": False,
@@ -304,7 +305,7 @@ class Rules:
         return ", ".join(parts)
 
 
-_HEARTS_KEYS = ("players", *_HEARTS_DEFAULTS)
+_HEARTS_KEYS = ("players", "passing", *_HEARTS_DEFAULTS)
 _GONGZHU_KEYS = ("game", "players", *_GONGZHU_DEFAULTS)
 
 
@@ -331,8 +332,6 @@ def _check_type(name: str, value: object, kind: type) -> None:
 
 def _check_defaults(rules: Rules, defaults: dict[str, object], kind: str) -> None:
     for name, default in defaults.items():
-        if name == "passing":
-            continue
         value = getattr(rules, name)
         if value != default or type(value) is not type(default):
             raise RulesError(f"{name} is {kind} and this table plays {rules.game.value}")

@@ -74,18 +74,20 @@ def test_an_exposed_card_stays_with_its_exposer() -> None:
 
 def test_the_exposed_card_rule_waits_for_the_replay_when_the_rest_is_unknown() -> None:
     deal = masks(
-        "2C 3C 4C 5C 6C 7C 8C 9C JC QC KC AC 2D",
-        "10C 7D 2S 10D JD QD KD AD 2H 3H 4H 5H 6H",
-        "QS 3S 4S 5S 6S 7S 8S 9S 10S JS KS AS 3D",
-        "4D 5D 6D 8D 9D 7H 8H 9H 10H JH QH KH AH",
+        "2C 3C 4C 5C 6C 8C 9C JC QC KC AC 2D 3D",
+        "10C 7C 2S 10D JD QD KD AD 2H 3H 4H 5H 6H",
+        "QS 3S 4S 5S 6S 7S 8S 9S 10S JS KS AS 4D",
+        "5D 6D 7D 8D 9D 7H 8H 9H 10H JH QH KH AH",
     )
     mine = exposed(deal, 0, {1: "10C"})
-    play(mine, "2C 10C")  # seat 1's only club: the peer cannot tell, and accepts it
+    play(mine, "2C 10C")  # seat 0's peer cannot know seat 1 also holds 7♣, and accepts it
     full = HandState.deal(GZ, 1, list(deal))
     for s in range(4):
         full.apply_expose(s, mask_of(cards("10C")) if s == 1 else 0)
-    play(full, "2C 10C")  # and so does the full replay, since 10♣ is seat 1's only club
-    assert full.trick == mine.trick
+    play(full, "2C")
+    assert refusal(lambda: full.apply_play(1, card("10C"))) == (
+        "exposed 10♣ may not be played to the first ♣ trick"
+    )
 
 
 def test_force_fourth_with_an_unknown_holder() -> None:
