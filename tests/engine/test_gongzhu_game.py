@@ -167,3 +167,28 @@ def test_partners_win_or_lose_together(partners: bool, winners: tuple[int, ...])
     assert game.result == GameResult(
         (-1000, 0, 800, 0), winners, hands=1, results=(-3800, 200, 3400, 200)
     )
+
+
+def test_all_hearts_played_out_with_the_transformer_and_the_sheep() -> None:
+    deal = masks(
+        "3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 2S",
+        "2C QS 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD",
+        "3S KD AD 5S 6S 7S 8S 9S 10S JS KS AS 2H",
+        "4S 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+    )
+    h = to_play(gz(), deal)
+    assert h.turn == 1
+    play(h, "2C KD 3H AC")  # seat 0 takes the first trick and then leads its clubs
+    clubs = cards("3C 4C 5C 6C 7C 8C 9C 10C JC QC KC")
+    diamonds = cards("2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD")
+    seat2 = cards("AD 5S 6S 7S 8S 9S 10S JS KS AS 2H")
+    hearts = cards("4H 5H 6H 7H 8H 9H 10H JH QH KH AH")
+    for trick in zip(clubs, diamonds, seat2, hearts, strict=True):
+        for c in trick:
+            assert h.turn is not None
+            h.apply_play(h.turn, c)
+    play(h, "2S QS 3S 4S")  # the last trick, heartless: seat 1 takes the pig with it
+    assert h.phase is HandPhase.SCORED and h.result is not None
+    assert h.result.all_hearts == 0 and h.result.grand_slam is None
+    assert h.result.points == ((200 + 100) * 2, -100, 0, 0)
+    assert h.result.results == (1900, -900, -500, -500)
