@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
 __all__ = [
+    "ACE_HEARTS",
     "CARDS",
     "CLUB_2",
     "DECK_MASK",
@@ -19,6 +20,7 @@ __all__ = [
     "JACK_DIAMONDS",
     "QUEEN_SPADES",
     "SUIT_MASKS",
+    "TEN_CLUBS",
     "Card",
     "CardParseError",
     "Suit",
@@ -142,6 +144,8 @@ HEARTS_MASK = SUIT_MASKS[Suit.HEARTS]
 CLUB_2 = CARDS[0]
 QUEEN_SPADES = CARDS[Suit.SPADES * 13 + 10]
 JACK_DIAMONDS = CARDS[Suit.DIAMONDS * 13 + 9]
+TEN_CLUBS = CARDS[Suit.CLUBS * 13 + 8]
+ACE_HEARTS = CARDS[Suit.HEARTS * 13 + 12]
 
 # The cards of every byte value at every byte of a mask. Reading a mask a byte at a time
 # is about a third faster than bit by bit, and bots call ``cards_of`` in their inner loops.

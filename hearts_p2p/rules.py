@@ -1,12 +1,14 @@
 """The table's rules: one frozen, validated value with every option of the rule set.
 
 It travels in the game's first message, so it round-trips through a plain dict and refuses any
-value it does not know rather than guessing.
+value it does not know rather than guessing. Two games share it: Hearts and Gong Zhu (拱猪). A
+Hearts table's dict leaves the game and every Gong Zhu option out, so it stays byte for byte what
+it was before Gong Zhu existed (it is signed into every game's genesis).
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import KW_ONLY, asdict, dataclass, field
 from enum import Enum, StrEnum
 from functools import cached_property
 from typing import Any
@@ -15,6 +17,7 @@ from .cards import DECK_MASK, Card, card, cards_of, mask_of
 
 __all__ = [
     "PRESETS",
+    "GameKind",
     "Moon",
     "PassDirection",
     "Rules",
@@ -29,6 +32,11 @@ __all__ = [
 
 class RulesError(ValueError):
     """A rules value that is not allowed; the message says which field and why."""
+
+
+class GameKind(StrEnum):
+    HEARTS = "hearts"
+    GONGZHU = "gongzhu"  # 拱猪
 
 
 class Moon(StrEnum):
@@ -91,9 +99,34 @@ def position_owner(position: int, players: int, dealer: int) -> int:
     return (dealer + 1 + position) % players
 
 
+# The options of one game that the other leaves at their defaults (a Gong Zhu table's `passing`
+# is not among them: it is always False there).
+_HEARTS_DEFAULTS: dict[str, object] = {
+    "moon": Moon.CLASSIC,
+    "jack_of_diamonds": False,
+    "spot_hearts": False,
+    "queen_breaks_hearts": False,
+    "target": 0,
+    "ties": Ties.SHARED,
+}
+_GONGZHU_FLAGS = (
+    "expose_all",
+    "expose_all_but_sheep",
+    "hearts_by_rank",
+    "force_fourth",
+    "same_colour_discard",
+    "partners",
+)
+_GONGZHU_DEFAULTS: dict[str, object] = {"limit": 0, **dict.fromkeys(_GONGZHU_FLAGS, False)}
+
+
 @dataclass(frozen=True)
 class Rules:
-    """Every option of the rule set; defaults are Microsoft Hearts for four players."""
+    """Every option of both rule sets; defaults are Microsoft Hearts for four players.
+
+    The options of the game not being played keep their defaults (a Gong Zhu table never passes,
+    so its ``passing`` is False); any other value is refused rather than ignored.
+    """
 
     players: int = 4
     passing: bool = True
@@ -101,8 +134,18 @@ class Rules:
     jack_of_diamonds: bool = False
     spot_hearts: bool = False
     queen_breaks_hearts: bool = False
-    target: int = field(default=0)  # 0: the default, 100 (500 with spot_hearts)
+    target: int = field(default=0)  # 0: the default, 100 (500 with spot_hearts); Hearts only
     ties: Ties = Ties.SHARED
+    _: KW_ONLY
+    game: GameKind = GameKind.HEARTS
+    # Gong Zhu (拱猪) options, refused for Hearts.
+    limit: int = 0  # the game ends once a total is -limit or less; 0: the default, 1000
+    expose_all: bool = False  # 分牌全亮: Q♠ J♦ 10♣ A♥ must all be exposed
+    expose_all_but_sheep: bool = False  # 除羊全亮: Q♠ 10♣ A♥ must be exposed, J♦ may not be
+    hearts_by_rank: bool = False  # 按点计分: 2♥..10♥ score minus their rank, 4♥ -10
+    force_fourth: bool = False  # 逼明: once three exposable cards are exposed, the fourth must be
+    same_colour_discard: bool = False  # 同色垫牌: a discard off the led colour takes the trick
+    partners: bool = False  # 打对家: seats across are partners and their results add up
 
     def __post_init__(self) -> None:
         _check_type("players", self.players, int)
@@ -110,13 +153,43 @@ class Rules:
             raise RulesError(f"players must be 3, 4, 5 or 6, not {self.players}")
         for name in ("passing", "jack_of_diamonds", "spot_hearts", "queen_breaks_hearts"):
             _check_type(name, getattr(self, name), bool)
+        for name in _GONGZHU_FLAGS:
+            _check_type(name, getattr(self, name), bool)
+        object.__setattr__(self, "game", _enum("game", GameKind, self.game))
         object.__setattr__(self, "moon", _enum("moon", Moon, self.moon))
         object.__setattr__(self, "ties", _enum("ties", Ties, self.ties))
         _check_type("target", self.target, int)
+        _check_type("limit", self.limit, int)
+        if self.game is GameKind.GONGZHU:
+            self._check_gongzhu()
+            return
+        _check_defaults(self, _GONGZHU_DEFAULTS, "a Gong Zhu option")
         if self.target == 0:
             object.__setattr__(self, "target", 500 if self.spot_hearts else 100)
         if not 1 <= self.target <= 10_000:
             raise RulesError(f"target must be from 1 to 10000, not {self.target}")
+
+    def _check_gongzhu(self) -> None:
+        # The exposure phase takes the pass's place, so a Gong Zhu table never passes.
+        object.__setattr__(self, "passing", False)
+        _check_defaults(self, _HEARTS_DEFAULTS, "a Hearts option")
+        if self.players not in (4, 5):
+            raise RulesError(f"players must be 4 or 5 for Gong Zhu, not {self.players}")
+        if self.limit == 0:
+            object.__setattr__(self, "limit", 1000)
+        if not 1 <= self.limit <= 10_000:
+            raise RulesError(f"limit must be from 1 to 10000, not {self.limit}")
+        if self.expose_all and self.expose_all_but_sheep:
+            raise RulesError("expose_all and expose_all_but_sheep cannot both hold")
+        if self.force_fourth and (self.expose_all or self.expose_all_but_sheep):
+            # With every card forced there is no fourth to force; with J♦ barred it could not be.
+            raise RulesError("force_fourth cannot go with expose_all or expose_all_but_sheep")
+        if self.partners and self.players != 4:
+            raise RulesError("partners needs 4 players")
+
+    @property
+    def is_gongzhu(self) -> bool:
+        return self.game is GameKind.GONGZHU
 
     # Derived values are cached: the engine reads them on every hand and trick.
     @cached_property
@@ -175,20 +248,26 @@ class Rules:
         return (hand_number - 1) % self.players
 
     def to_dict(self) -> dict[str, Any]:
+        """The table's rules as a plain dict: only the keys of the game being played."""
         d = asdict(self)
         d["moon"] = self.moon.value
         d["ties"] = self.ties.value
-        return d
+        d["game"] = self.game.value
+        keys = _GONGZHU_KEYS if self.is_gongzhu else _HEARTS_KEYS
+        return {k: d[k] for k in keys}
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
         """Strict inverse of ``to_dict``: unknown or missing keys are refused."""
         if not isinstance(data, dict):
             raise RulesError(f"rules must be a map, not {type(data).__name__}")
-        names = {f.name for f in fields(cls)}
+        game = _enum("game", GameKind, data.get("game", GameKind.HEARTS))
+        if game is GameKind.HEARTS and "game" in data:
+            raise RulesError("game 'hearts' is the default and is left out of the rules")
+        names = set(_GONGZHU_KEYS if game is GameKind.GONGZHU else _HEARTS_KEYS)
         unknown = sorted(str(k) for k in data if k not in names)
         if unknown:
-            raise RulesError(f"unknown rules option(s): {', '.join(unknown)}")
+            raise RulesError(f"unknown rules option(s) for {game.value}: {', '.join(unknown)}")
         missing = sorted(names - set(data))
         if missing:
             raise RulesError(f"missing rules option(s): {', '.join(missing)}")
@@ -196,6 +275,8 @@ class Rules:
 
     def summary(self) -> str:
         """A short human line: ``4 players, to 100, moon classic, J♦ −10``."""
+        if self.is_gongzhu:
+            return self._gongzhu_summary()
         parts = [f"{self.players} players", f"to {self.target}"]
         if not self.passing:
             parts.append("no passing")
@@ -209,6 +290,23 @@ class Rules:
         if self.ties is Ties.PLAY_ON:
             parts.append("ties play on")
         return ", ".join(parts)
+
+    def _gongzhu_summary(self) -> str:
+        parts = ["Gong Zhu", f"{self.players} players", f"to −{self.limit}"]
+        labels = {
+            "expose_all": "all exposed",
+            "expose_all_but_sheep": "all but J♦ exposed",
+            "hearts_by_rank": "hearts by rank",
+            "force_fourth": "fourth forced",
+            "same_colour_discard": "same-colour discards",
+            "partners": "partners",
+        }
+        parts += [label for name, label in labels.items() if getattr(self, name)]
+        return ", ".join(parts)
+
+
+_HEARTS_KEYS = ("players", "passing", *_HEARTS_DEFAULTS)
+_GONGZHU_KEYS = ("game", "players", *_GONGZHU_DEFAULTS)
 
 
 def check_rules(value: object) -> Rules:
@@ -230,6 +328,13 @@ def _check_hand_number(number: object) -> None:
 def _check_type(name: str, value: object, kind: type) -> None:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise RulesError(f"{name} must be {kind.__name__}, not {value!r}")
+
+
+def _check_defaults(rules: Rules, defaults: dict[str, object], kind: str) -> None:
+    for name, default in defaults.items():
+        value = getattr(rules, name)
+        if value != default or type(value) is not type(default):
+            raise RulesError(f"{name} is {kind} and this table plays {rules.game.value}")
 
 
 def _enum(name: str, kind: type[Enum], value: object) -> Any:

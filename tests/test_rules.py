@@ -9,6 +9,7 @@ import pytest
 from hearts_p2p.cards import DECK_MASK, format_cards, parse_cards
 from hearts_p2p.rules import (
     PRESETS,
+    GameKind,
     Moon,
     PassDirection,
     Rules,
@@ -214,3 +215,107 @@ def test_heart_points_refuses_non_cards(card: object) -> None:
 def test_position_owner_refuses_bad_arguments(position: Any, players: Any, dealer: Any) -> None:
     with pytest.raises(RulesError):
         position_owner(position, players, dealer)
+
+
+# -- Gong Zhu ---------------------------------------------------------------------------------
+
+GONGZHU_FLAGS = (
+    "expose_all",
+    "expose_all_but_sheep",
+    "hearts_by_rank",
+    "force_fourth",
+    "same_colour_discard",
+    "partners",
+)
+
+
+def test_the_game_defaults_to_hearts_and_a_hearts_dict_is_unchanged() -> None:
+    r = Rules()
+    assert r.game is GameKind.HEARTS and not r.is_gongzhu
+    assert r.limit == 0 and not any(getattr(r, f) for f in GONGZHU_FLAGS)
+    assert list(r.to_dict()) == [
+        "players", "passing", "moon", "jack_of_diamonds", "spot_hearts",
+        "queen_breaks_hearts", "target", "ties",
+    ]  # fmt: skip
+    with pytest.raises(RulesError, match="'hearts' is the default"):
+        Rules.from_dict({**r.to_dict(), "game": "hearts"})
+
+
+def test_gong_zhu_defaults() -> None:
+    r = Rules(game=GameKind.GONGZHU)
+    assert r.is_gongzhu and r.limit == 1000 and not r.passing
+    assert r.pass_direction(1) is N and r.pass_target(0, 1) is None
+    assert r.cards_each == 13 and Rules(game=GameKind.GONGZHU, players=5).cards_each == 10
+    assert r.to_dict() == {"game": "gongzhu", "players": 4, "limit": 1000} | dict.fromkeys(
+        GONGZHU_FLAGS, False
+    )
+    assert Rules(game="gongzhu") == r  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(game=GameKind.GONGZHU),
+        Rules(game=GameKind.GONGZHU, players=5, limit=500, hearts_by_rank=True),
+        Rules(game=GameKind.GONGZHU, expose_all=True, same_colour_discard=True, partners=True),
+        Rules(game=GameKind.GONGZHU, expose_all_but_sheep=True),
+        Rules(game=GameKind.GONGZHU, force_fourth=True),
+    ],
+)
+def test_gong_zhu_dict_round_trip(rules: Rules) -> None:
+    d = rules.to_dict()
+    assert all(isinstance(v, bool | int | str) for v in d.values())
+    assert Rules.from_dict(d) == rules
+
+
+def test_gong_zhu_summary() -> None:
+    assert Rules(game=GameKind.GONGZHU).summary() == "Gong Zhu, 4 players, to −1000"
+    s = Rules(game=GameKind.GONGZHU, limit=500, expose_all=True, partners=True).summary()
+    assert s == "Gong Zhu, 4 players, to −500, all exposed, partners"
+
+
+GONGZHU_BAD: list[tuple[dict[str, Any], str]] = [
+    ({"players": 3}, "players must be 4 or 5 for Gong Zhu"),
+    ({"players": 6}, "players must be 4 or 5 for Gong Zhu"),
+    ({"moon": Moon.OFF}, "moon is a Hearts option"),
+    ({"jack_of_diamonds": True}, "jack_of_diamonds is a Hearts option"),
+    ({"spot_hearts": True}, "spot_hearts is a Hearts option"),
+    ({"queen_breaks_hearts": True}, "queen_breaks_hearts is a Hearts option"),
+    ({"target": 100}, "target is a Hearts option"),
+    ({"ties": Ties.PLAY_ON}, "ties is a Hearts option"),
+    ({"limit": -1}, "limit must be from 1 to 10000"),
+    ({"limit": 10_001}, "limit must be from 1 to 10000"),
+    ({"limit": "1000"}, "limit must be int"),
+    ({"limit": True}, "limit must be int"),
+    ({"partners": 1}, "partners must be bool"),
+    ({"expose_all": "yes"}, "expose_all must be bool"),
+    ({"expose_all": True, "expose_all_but_sheep": True}, "cannot both hold"),
+    ({"force_fourth": True, "expose_all": True}, "force_fourth cannot go with"),
+    ({"force_fourth": True, "expose_all_but_sheep": True}, "force_fourth cannot go with"),
+    ({"players": 5, "partners": True}, "partners needs 4 players"),
+]
+
+
+@pytest.mark.parametrize(("bad", "message"), GONGZHU_BAD, ids=repr)
+def test_bad_gong_zhu_values_are_refused(bad: dict[str, Any], message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        Rules(game=GameKind.GONGZHU, **bad)
+
+
+@pytest.mark.parametrize("name", ["limit", *GONGZHU_FLAGS])
+def test_gong_zhu_options_are_refused_for_hearts(name: str) -> None:
+    value = 500 if name == "limit" else True
+    with pytest.raises(RulesError, match=f"{name} is a Gong Zhu option"):
+        Rules(**{name: value})
+
+
+def test_from_dict_keeps_each_games_keys_apart() -> None:
+    gz = Rules(game=GameKind.GONGZHU).to_dict()
+    with pytest.raises(RulesError, match=r"unknown rules option.*for gongzhu: moon"):
+        Rules.from_dict({**gz, "moon": "classic"})
+    with pytest.raises(RulesError, match=r"unknown rules option.*for hearts: partners"):
+        Rules.from_dict({**Rules().to_dict(), "partners": False})
+    with pytest.raises(RulesError, match=r"missing rules option.*limit"):
+        Rules.from_dict({k: v for k, v in gz.items() if k != "limit"})
+    with pytest.raises(RulesError, match="game must be one of hearts, gongzhu"):
+        Rules.from_dict({**gz, "game": "chess"})

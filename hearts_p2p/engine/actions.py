@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..cards import Card, CardParseError, card, format_cards
 
-__all__ = ["Action", "ChooseMoon", "IllegalActionError", "PassCards", "PlayCard"]
+__all__ = ["Action", "ChooseMoon", "Expose", "IllegalActionError", "PassCards", "PlayCard"]
 
 
 class IllegalActionError(ValueError):
@@ -69,4 +69,25 @@ class ChooseMoon:
         return "moon: others +" if self.add_to_others else "moon: shooter −"
 
 
-Action = PassCards | PlayCard | ChooseMoon
+@dataclass(frozen=True, slots=True)
+class Expose:
+    """The cards a Gong Zhu seat shows before play (亮牌), sorted; empty to show none.
+
+    An exposure is public, so unlike a pass its cards are always named.
+    """
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cards, tuple | list | set | frozenset):
+            raise CardParseError(f"{self.cards!r} is not a list of cards")
+        cards = tuple(sorted(card(c) for c in self.cards))
+        if len(set(cards)) != len(cards):
+            raise IllegalActionError("expose each card once")
+        object.__setattr__(self, "cards", cards)
+
+    def __str__(self) -> str:
+        return "expose " + (format_cards(self.cards) if self.cards else "nothing")
+
+
+Action = PassCards | PlayCard | ChooseMoon | Expose

@@ -1,4 +1,8 @@
-"""A whole game: hands in turn, running totals, the end at the target, winners and ties."""
+"""A whole game: hands in turn, running totals, the end at the target, winners and ties.
+
+A Gong Zhu game ends once a total reaches the limit below zero, and its winners are the seats
+(or, with partners, the team) whose result by the seed's formula is positive.
+"""
 
 from __future__ import annotations
 
@@ -9,20 +13,25 @@ from dataclasses import dataclass
 
 from ..cards import CARDS, cards_of, mask_of
 from ..rules import Rules, Ties, check_rules, position_owner
-from .actions import Action, ChooseMoon, IllegalActionError, PassCards, PlayCard
+from .actions import Action, ChooseMoon, Expose, IllegalActionError, PassCards, PlayCard
 from .hand import DealError, HandPhase, HandState, check_seat
-from .scoring import HandResult
+from .scoring import HandResult, gongzhu_results, gongzhu_winners
 
 __all__ = ["Game", "GameResult", "deal_hands", "position_owner"]
 
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """How a finished game ended: the totals and the seats that share the lowest."""
+    """How a finished game ended: the totals and the seats that share the lowest.
+
+    In Gong Zhu, ``results`` holds each seat's result by the formula and ``winners`` the seats
+    with a positive one (by team with partners).
+    """
 
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     hands: int
+    results: tuple[int, ...] = ()
 
 
 def deal_hands(rules: Rules, number: int, rng: random.Random) -> list[int]:
@@ -74,18 +83,21 @@ class Game:
         return self.hand
 
     def to_act(self) -> list[int]:
-        """Seats whose action the game waits for (several while passing)."""
+        """Seats whose action the game waits for (several while passing or exposing)."""
         h = self.hand
         if h is None or self.over:
             return []
         if h.phase is HandPhase.PASSING:
             return h.to_pass()
+        if h.phase is HandPhase.EXPOSE:
+            return h.to_expose()
         if h.phase in (HandPhase.PLAYING, HandPhase.MOON_CHOICE) and h.turn is not None:
             return [h.turn]
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now (all 3-card choices while passing)."""
+        """Every action ``seat`` may take now (all 3-card choices while passing, every allowed
+        set of cards while exposing)."""
         check_seat(seat, self.rules.players)
         h = self.hand
         if h is None or self.over or not h.is_known(seat):
@@ -95,6 +107,8 @@ class Game:
                 return []
             combos = itertools.combinations(cards_of(h.hands[seat]), 3)
             return [PassCards(c) for c in combos]
+        if h.phase is HandPhase.EXPOSE:
+            return [Expose(tuple(cards_of(m))) for m in h.legal_exposures(seat)]
         if h.phase is HandPhase.PLAYING:
             return [PlayCard(c) for c in cards_of(h.legal_play_mask(seat))]
         if h.phase is HandPhase.MOON_CHOICE and h.turn == seat:
@@ -112,6 +126,8 @@ class Game:
             h.apply_pass(seat, None if action.cards is None else mask_of(action.cards))
         elif isinstance(action, ChooseMoon):
             h.apply_moon_choice(seat, action.add_to_others)
+        elif isinstance(action, Expose):
+            h.apply_expose(seat, mask_of(action.cards))
         else:
             raise IllegalActionError(f"unknown action {action!r}", seat)
         self.settle()
@@ -125,6 +141,13 @@ class Game:
         self.results.append(h.result)
         for s, p in enumerate(h.result.points):
             self.totals[s] += p
+        if self.rules.is_gongzhu:
+            if min(self.totals) > -self.rules.limit:
+                return
+            results = gongzhu_results(self.rules, self.totals)
+            winners = gongzhu_winners(self.rules, results)
+            self.result = GameResult(tuple(self.totals), winners, h.number, results)
+            return
         if max(self.totals) < self.rules.target:
             return
         low = min(self.totals)

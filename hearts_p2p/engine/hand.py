@@ -1,4 +1,5 @@
-"""One hand of Hearts as an explicit state machine: pass → 13 tricks → (moon choice) → scored.
+"""One hand as an explicit state machine: pass → 13 tricks → (moon choice) → scored for Hearts,
+exposure → 13 tricks → scored for Gong Zhu.
 
 Hands are 52-bit masks and the legal plays one mask expression, which is what lets bots simulate
 thousands of hands per move. The state is mutable (``clone`` is cheap) and pure: no I/O, no
@@ -7,7 +8,8 @@ randomness; the same deal and actions always give the same state.
 A peer during play knows only its own cards. Seats whose cards are not known are marked unknown:
 their plays are checked against what is public (turn, card not yet seen, the 2♣ lead), and the
 hand-dependent rules (follow suit, first-trick points, leading hearts) are checked when the hand
-is replayed with every card revealed.
+is replayed with every card revealed. Gong Zhu exposures are public, so an unknown seat's exposed
+cards count as known to be its own, like the cards this peer passed it in Hearts.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from ..cards import (
     CARDS,
     CLUB_2,
     HEARTS_MASK,
+    JACK_DIAMONDS,
     QUEEN_SPADES,
     SUIT_MASKS,
     cards_of,
@@ -27,13 +30,14 @@ from ..cards import (
 from ..cards import card as checked_card
 from ..rules import Moon, Rules, check_rules
 from .actions import IllegalActionError
-from .scoring import HandResult, score_hand
+from .scoring import EXPOSABLE_MASK, HandResult, score_hand
 
 __all__ = ["DealError", "HandPhase", "HandState", "Trick", "check_seat"]
 
 _QS_BIT = 1 << QUEEN_SPADES
 _POINTS_MASK = HEARTS_MASK | _QS_BIT
 _C2_BIT = 1 << CLUB_2
+_JD_BIT = 1 << JACK_DIAMONDS
 
 
 class DealError(ValueError):
@@ -49,6 +53,7 @@ def check_seat(seat: object, players: int) -> int:
 
 class HandPhase(Enum):
     PASSING = "passing"
+    EXPOSE = "expose"  # Gong Zhu's 亮牌, in the pass's place
     PLAYING = "playing"
     MOON_CHOICE = "moon_choice"
     SCORED = "scored"
@@ -77,7 +82,11 @@ class HandState:
 
     __slots__ = (
         "dealer",
+        "exposed",
+        "exposures",
         "first_leader",
+        "forced",
+        "gongzhu",
         "hands",
         "hearts_broken",
         "known",
@@ -91,6 +100,7 @@ class HandState:
         "received",
         "result",
         "rules",
+        "suits_led",
         "taken",
         "trick",
         "trick_leader",
@@ -118,6 +128,11 @@ class HandState:
     hearts_broken: bool
     queen_played: bool
     result: HandResult | None
+    gongzhu: bool
+    exposures: list[int | None]
+    exposed: int
+    forced: int
+    suits_led: int
 
     @classmethod
     def deal(cls, rules: Rules, number: int, hands: Sequence[int | None]) -> HandState:
@@ -162,7 +177,14 @@ class HandState:
         self.turn = None
         self.trick_leader = None
         self.first_leader = None
-        if self.pass_targets is None:
+        self.gongzhu = rules.is_gongzhu
+        self.exposures = [None] * n  # each seat's exposed cards, None until it has declared
+        self.exposed = 0
+        self.forced = 0
+        self.suits_led = 0  # a bit per suit led in a finished trick
+        if self.gongzhu:
+            self.phase = HandPhase.EXPOSE
+        elif self.pass_targets is None:
             self._start_play()
         else:
             self.phase = HandPhase.PASSING
@@ -178,6 +200,7 @@ class HandState:
         other.tricks = self.tricks[:]
         other.trick = self.trick[:]
         other.taken = self.taken[:]
+        other.exposures = self.exposures[:]
         return other
 
     # -- queries -------------------------------------------------------------------------------
@@ -201,6 +224,40 @@ class HandState:
             return []
         return [s for s in range(self.n) if self.passed[s] is None]
 
+    def to_expose(self) -> list[int]:
+        """Seats that still owe their exposure (Gong Zhu).
+
+        Every seat declares once, in any order. Under ``force_fourth`` a last exposure may be owed
+        by the holder of the fourth card, listed only when this peer knows who that is.
+        """
+        if self.phase is not HandPhase.EXPOSE:
+            return []
+        if self.forced:
+            return [] if self.turn is None else [self.turn]
+        return [s for s in range(self.n) if self.exposures[s] is None]
+
+    def legal_exposures(self, seat: int) -> list[int]:
+        """Every exposure ``seat`` may make now, as masks (the empty one included when allowed)."""
+        if seat not in self.to_expose() or not self.is_known(seat):
+            return []
+        if self.forced:
+            return [self.forced]
+        mine = self.hands[seat] & EXPOSABLE_MASK
+        must = self._must_expose(mine)
+        free = mine & ~must & ~(_JD_BIT if self.rules.expose_all_but_sheep else 0)
+        options = [must]
+        for c in cards_of(free):
+            options += [o | 1 << c for o in options]
+        return sorted(options)
+
+    def _must_expose(self, h: int) -> int:
+        """The cards of ``h`` that its holder must expose in the first round."""
+        if self.rules.expose_all:
+            return h & EXPOSABLE_MASK
+        if self.rules.expose_all_but_sheep:
+            return h & EXPOSABLE_MASK & ~_JD_BIT
+        return 0
+
     def legal_play_mask(self, seat: int) -> int:
         """The cards ``seat`` may play now, as a mask (0 when it is not that seat's turn)."""
         if self.phase is not HandPhase.PLAYING or self.turn != seat:
@@ -213,6 +270,8 @@ class HandState:
         Monotone in ``h``: a card refused from part of a hand is refused from the whole of it,
         which is what lets an unknown seat be checked against the cards known to be its own.
         """
+        if self.gongzhu:
+            return self._legal_gongzhu(h)
         if self.trick:
             follow = h & SUIT_MASKS[self.trick[0] // 13]
             if follow:
@@ -228,12 +287,38 @@ class HandState:
             return (h & ~HEARTS_MASK) or h
         return h
 
+    def _legal_gongzhu(self, h: int) -> int:
+        """Gong Zhu: follow suit, 2♣ leads, and an exposed card sits out the first trick of its
+        suit unless it is its holder's only card of that suit."""
+        if self.trick:
+            led = self.trick[0] // 13
+            follow = h & SUIT_MASKS[led]
+            if not follow:
+                return h
+            if self.suits_led >> led & 1:
+                return follow
+            return (follow & ~self.exposed) or follow
+        if not self.tricks and self.rules.deck_mask & _C2_BIT:
+            return h & _C2_BIT
+        return h & ~self._exposed_sitting_out(h)
+
+    def _exposed_sitting_out(self, h: int) -> int:
+        """Exposed cards of ``h`` that may not lead: their suit not yet led, and not alone in it."""
+        barred = 0
+        for c in cards_of(h & self.exposed):
+            suit = SUIT_MASKS[c // 13]
+            if not self.suits_led >> (c // 13) & 1 and h & suit != 1 << c:
+                barred |= 1 << c
+        return barred
+
     def why_illegal(self, seat: int, card: int) -> str:
         """The rule a play of ``card`` by ``seat`` breaks, as a player would say it."""
         check_seat(seat, self.n)
         card = checked_card(card)
         if self.phase is HandPhase.PASSING:
             return "no cards are played while passing"
+        if self.phase is HandPhase.EXPOSE:
+            return "no cards are played while exposing"
         if self.phase is not HandPhase.PLAYING:
             return "the hand is over"
         if self.turn is not None and self.turn != seat:
@@ -248,6 +333,8 @@ class HandState:
     def _rule_broken(self, h: int, card: int) -> str:
         """Which rule forbids ``card`` from hand ``h`` (``card`` not being in ``_legal(h)``)."""
         bit = 1 << card
+        if self.gongzhu:
+            return self._gongzhu_rule_broken(h, card)
         if self.trick:
             led = self.trick[0] // 13
             if h & SUIT_MASKS[led]:
@@ -259,7 +346,68 @@ class HandState:
             return "no points on the first trick"
         return "hearts are not broken"
 
+    def _gongzhu_rule_broken(self, h: int, card: int) -> str:
+        suit = card // 13
+        if self.trick:
+            led = self.trick[0] // 13
+            if suit != led:
+                return f"you must follow {'♣♦♠♥'[led]}"
+        elif not self.tricks and self.rules.deck_mask & _C2_BIT:
+            return "you must lead 2♣"
+        return f"exposed {CARDS[card]} may not be played to the first {'♣♦♠♥'[suit]} trick"
+
     # -- actions -------------------------------------------------------------------------------
+
+    def apply_expose(self, seat: int, cards: int) -> None:
+        """Record ``seat``'s exposure (Gong Zhu): ``cards`` is a mask, 0 to expose nothing."""
+        check_seat(seat, self.n)
+        if self.phase is not HandPhase.EXPOSE:
+            raise IllegalActionError("no exposing now", seat)
+        check_mask(cards)
+        if cards & ~EXPOSABLE_MASK:
+            bad = CARDS[cards_of(cards & ~EXPOSABLE_MASK)[0]]
+            raise IllegalActionError(f"{bad} cannot be exposed, only Q♠ J♦ 10♣ A♥", seat)
+        if self.forced:
+            if self.turn is not None and seat != self.turn:
+                raise IllegalActionError("not your turn", seat)
+            if cards != self.forced:
+                raise IllegalActionError(
+                    f"three cards are exposed: expose {CARDS[cards_of(self.forced)[0]]}", seat
+                )
+        elif self.exposures[seat] is not None:
+            raise IllegalActionError("you have exposed already", seat)
+        if self.is_known(seat):
+            if cards & ~self.hands[seat]:
+                raise IllegalActionError(
+                    f"you do not hold {CARDS[cards_of(cards & ~self.hands[seat])[0]]}", seat
+                )
+        elif cards & self._placed_elsewhere(seat):
+            taken = CARDS[cards_of(cards & self._placed_elsewhere(seat))[0]]
+            raise IllegalActionError(f"{taken} is in another seat's hand", seat)
+        if self.rules.expose_all_but_sheep and cards & _JD_BIT:
+            raise IllegalActionError("J♦ may not be exposed", seat)
+        if self.is_known(seat):
+            missing = self._must_expose(self.hands[seat]) & ~cards
+            if missing:
+                raise IllegalActionError(f"you must expose {CARDS[cards_of(missing)[0]]}", seat)
+        self.exposures[seat] = (self.exposures[seat] or 0) | cards
+        self.exposed |= cards
+        if self.forced:
+            self.forced = 0
+            self._start_play()
+        elif all(e is not None for e in self.exposures):
+            self._after_exposures()
+
+    def _after_exposures(self) -> None:
+        """逼明: once three exposable cards are out, the fourth's holder owes one more exposure."""
+        if self.rules.force_fourth and self.exposed.bit_count() == 3:
+            self.forced = EXPOSABLE_MASK & ~self.exposed
+            holders = [
+                s for s in range(self.n) if self.known >> s & 1 and self.hands[s] & self.forced
+            ]
+            self.turn = holders[0] if holders else None
+            return
+        self._start_play()
 
     def apply_pass(self, seat: int, cards: int | None) -> None:
         """Record a pass: ``cards`` is a 3-card mask, None where this peer may not see it.
@@ -332,6 +480,15 @@ class HandState:
         leader = self.trick_leader
         assert leader is not None
         winner = (leader + trick.index(top)) % n
+        if self.gongzhu:
+            led = first // 13
+            self.suits_led |= 1 << led
+            if self.rules.same_colour_discard:
+                # 同色垫牌: the first discard off the led colour takes the trick (and leads next).
+                for i, c in enumerate(trick):
+                    if (c // 13 ^ led) & 1:
+                        winner = (leader + i) % n
+                        break
         self.taken[winner] |= mask
         self.tricks.append(Trick(leader, tuple(trick), winner))
         self.trick = []
@@ -367,13 +524,15 @@ class HandState:
         for s in range(self.n):
             if s != seat:
                 m |= self.hands[s] if self.known >> s & 1 else self.received[s]
+                m |= self.exposures[s] or 0
         return m & ~self.played
 
     def _check_public_play(self, seat: int, card: int) -> None:
         """Check an unknown seat's play against everything this peer knows.
 
         That is the public record, the cards this peer holds, and the cards it saw passed to
-        ``seat`` (still in ``seat``'s hand until played), which suffice to refuse a renege.
+        ``seat`` or ``seat`` exposed (still in its hand until played), which suffice to refuse a
+        renege.
         """
         if self.phase is not HandPhase.PLAYING:
             raise IllegalActionError(self.why_illegal(seat, card), seat)
@@ -392,7 +551,7 @@ class HandState:
             raise IllegalActionError(f"{CARDS[card]} is in another seat's hand", seat)
         if not self.tricks and not self.trick and self.rules.deck_mask & _C2_BIT and bit != _C2_BIT:
             raise IllegalActionError("you must lead 2♣", seat)
-        held = (self.received[seat] & ~self.played) | bit
+        held = ((self.received[seat] | (self.exposures[seat] or 0)) & ~self.played) | bit
         if not self._legal(held) & bit:
             raise IllegalActionError(self._rule_broken(held, card), seat)
         shown_out = self._shown_out(seat, card // 13)
@@ -439,7 +598,7 @@ class HandState:
         self.first_leader = self.turn
 
     def _finish(self) -> None:
-        result = score_hand(self.rules, self.taken)
+        result = score_hand(self.rules, self.taken, exposed=self.exposed)
         if result.moon is not None and self.rules.moon is Moon.CHOICE:
             self.result = result
             self.phase = HandPhase.MOON_CHOICE

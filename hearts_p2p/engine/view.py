@@ -12,7 +12,7 @@ from ..rules import PassDirection, Rules
 from .actions import Action
 from .game import Game
 from .hand import HandPhase, check_seat
-from .scoring import HandResult, penalty_points
+from .scoring import HandResult, gongzhu_points, penalty_points
 
 __all__ = ["SeatView", "TrickView"]
 
@@ -58,6 +58,7 @@ class SeatView:
     game_over: bool
     winners: tuple[int, ...]
     refusals: tuple[tuple[Card, str], ...] = ()  # held cards not playable now, and the rule why
+    exposed: tuple[tuple[Card, ...], ...] = ()  # Gong Zhu: each seat's exposed cards, by seat
 
     @property
     def my_turn(self) -> bool:
@@ -119,12 +120,16 @@ class SeatView:
             tricks=tricks,
             trick=current,
             hearts_broken=h.hearts_broken,
-            points_taken=tuple(penalty_points(rules, t) for t in h.taken),
+            points_taken=tuple(
+                gongzhu_points(rules, t, h.exposed) if h.gongzhu else penalty_points(rules, t)
+                for t in h.taken
+            ),
             totals=tuple(game.totals),
             results=tuple(game.results),
             game_over=game.over,
             winners=_winners(game),
             refusals=refusals,
+            exposed=tuple(tuple(cards_of(e or 0)) for e in h.exposures),
         )
 
 
