@@ -24,6 +24,7 @@ from ..coinflip import CoinFlip, CoinFlipCheatError, HashStream, commitment
 from ..deck import DeckCheatError, DeckError
 from ..deck import Phase as DeckPhase
 from ..engine import (
+    Action,
     ChooseMoon,
     Game,
     HandPhase,
@@ -218,7 +219,7 @@ class GameProtocol:
         except _Cheat as c:
             self._abort(c.reason, c.player, c.evidence)
 
-    def submit(self, action: PassCards | PlayCard | ChooseMoon) -> None:
+    def submit(self, action: Action) -> None:
         """This seat's chosen action for the current step (validated like anyone else's)."""
         view = self.choice_needed()
         if view is None or action not in view.legal:
@@ -231,8 +232,10 @@ class GameProtocol:
         elif isinstance(action, PlayCard):
             body = self.flow.make_open(int(action.card))
             self._send(self.step.name, body)
-        else:
+        elif isinstance(action, ChooseMoon):
             self._send(self.step.name, {"add": action.add_to_others})
+        else:
+            raise ProtocolError(f"{action} has no message in this protocol")
 
     def quit(self, name: str) -> None:
         """This player leaves: the game ends for everyone, blaming the leaver."""
