@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,35 @@ import pytest
 
 from cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.audit import audit_log
+from hearts_p2p.log import read_log
+from hearts_p2p.wire import decode_frame
 
 from .log_vectors import DIR, expected, vectors
 
 EXPECTED: dict[str, Any] = json.loads((DIR / "expected.json").read_text())
+
+
+HONEST = {
+    "valid.log",
+    "3_players.log",
+    "5_players.log",
+    "6_players.log",
+    "no_pass.log",
+    "spot_hearts.log",
+    "jack_of_diamonds.log",
+    "queen_breaks_hearts.log",
+    "moon_choice.log",
+    "moon_negative.log",
+    "ties_play_on.log",
+}
+STOPPED = {"renege_caught.log", "alarm.log", "false_alarm.log", "equivocation.log", "left.log"}
+
+
+@functools.cache
+def report(name: str) -> dict[str, Any]:
+    """The audit's report on a vector, made once per test session."""
+    data: dict[str, Any] = audit_log(DIR / name).to_json()
+    return data
 
 
 def test_the_vectors_are_reproduced_byte_for_byte(tmp_path: Path) -> None:
@@ -28,17 +54,19 @@ def test_the_vectors_are_reproduced_byte_for_byte(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_the_audit_reports_exactly_what_the_vector_states(name: str) -> None:
-    report = audit_log(DIR / name).to_json()
     want = EXPECTED[name]
-    got = {key: report[key] for key in ("valid", "status", "abort", "final_hash", "problems")}
+    got = {key: report(name)[key] for key in ("valid", "status", "abort", "final_hash", "problems")}
     assert got == {key: want[key] for key in got}
 
 
-def test_only_the_valid_game_and_the_caught_renege_pass() -> None:
+def test_only_the_honest_logs_pass() -> None:
+    """Finished honest games and honest peers' logs of a stopped game pass; tampering fails."""
     passing = {name for name, v in EXPECTED.items() if v["valid"]}
-    assert passing == {"valid.log", "renege_caught.log"}
-    assert EXPECTED["valid.log"]["status"] == "finished"
+    assert passing == HONEST | STOPPED
+    assert all(EXPECTED[name]["status"] == "finished" for name in HONEST)
+    assert all(EXPECTED[name]["status"] == "aborted" for name in STOPPED)
     assert all(v["problems"] for name, v in EXPECTED.items() if name not in passing)
+    assert all(v["exit"] == (0 if v["valid"] else 4) for v in EXPECTED.values())
 
 
 def test_the_cheats_are_pinned_on_the_cheaters() -> None:
@@ -52,6 +80,61 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     assert "a renege" in EXPECTED["renege.log"]["problems"][0]["what"]
     assert "reordered" in EXPECTED["reordered.log"]["problems"][0]["what"]
     assert "torn" in EXPECTED["torn_tail.log"]["problems"][0]["what"]
+    blamed = {name: EXPECTED[name]["abort"]["blamed"] for name in STOPPED}
+    assert blamed["alarm.log"] == "seat 2 (dan)"  # the passer, not the seat that alarmed
+    assert "sealed" in EXPECTED["alarm.log"]["abort"]["reason"]
+    assert blamed["false_alarm.log"] == "seat 2 (dan)"  # the seat that alarmed for nothing
+    assert "audit finds no fault" in EXPECTED["false_alarm.log"]["abort"]["reason"]
+    assert blamed["equivocation.log"] == "seat 3 (cat)"
+    assert blamed["left.log"] == "seat 3 (cat)"
+
+
+def test_a_stop_is_confirmed_from_the_log_and_its_evidence_but_a_departure_is_hearsay() -> None:
+    confirmed = {name: EXPECTED[name]["abort"]["confirmed"] for name in STOPPED}
+    assert confirmed == {name: name != "left.log" for name in STOPPED}
+    aborts = [decode_frame(e).envelope for e in read_log(DIR / "equivocation.log").entries]
+    evidence = aborts[-1].body["evidence"]
+    assert aborts[-1].kind == "abort" and len(evidence) == 2
+    logged = read_log(DIR / "equivocation.log").entries
+    assert evidence[0] in logged and evidence[1] not in logged
+
+
+def test_the_rule_vectors_show_what_they_are_for() -> None:
+    for players in (3, 5, 6):
+        got = report(f"{players}_players.log")
+        assert len(got["players"]) == players and got["hands"][0]["passes"]
+        lead = got["hands"][0]["tricks"][0]
+        assert lead["leader"] == 1  # the dealer's left: no 2♣ in the deck
+    assert report("valid.log")["hands"][0]["tricks"][0]["plays"][0]["card"] == "2♣"
+    no_pass = report("no_pass.log")["hands"][0]
+    assert no_pass["pass"] == "none" and not no_pass["passes"]
+    spot = report("spot_hearts.log")["hands"][0]
+    assert spot["moon"] is None and sum(spot["points"]) == 129
+    jack = report("jack_of_diamonds.log")["hands"][0]
+    assert jack["moon"] is None and sum(jack["points"]) == 26 - 10 and -10 in jack["points"]
+    choice = report("moon_choice.log")["hands"][0]
+    shooter = choice["moon"]
+    assert choice["points"] == [0 if s == shooter else 26 for s in range(4)]
+    negative = report("moon_negative.log")["hands"]
+    shooter = negative[0]["moon"]
+    assert negative[0]["points"] == [-26 if s == shooter else 0 for s in range(3)]
+    assert len(negative) == 2
+    ties = report("ties_play_on.log")
+    first = ties["hands"][0]["totals"]
+    assert max(first) >= 1 and first.count(min(first)) > 1 and len(ties["hands"]) == 2
+    assert len(ties["winners"]) == 1
+
+
+def test_a_heart_is_led_after_the_queen_before_hearts_are_broken() -> None:
+    tricks = report("queen_breaks_hearts.log")["hands"][0]["tricks"]
+    played: list[str] = []
+    led = []
+    for t in tricks:
+        cards = [p["card"] for p in t["plays"]]
+        if cards[0].endswith("♥") and not any(c.endswith("♥") for c in played):
+            led.append("Q♠" in played)
+        played += cards
+    assert led == [True]
 
 
 @pytest.mark.parametrize(
@@ -59,6 +142,8 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     [
         ("valid.log", EXIT_VALID),
         ("renege_caught.log", EXIT_VALID),
+        ("alarm.log", EXIT_VALID),
+        ("6_players.log", EXIT_VALID),
         ("bad_signature.log", EXIT_INVALID),
         ("renege.log", EXIT_INVALID),
     ],
