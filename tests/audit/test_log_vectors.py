@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
+import hmac
 import json
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.audit import audit_log
@@ -155,3 +162,70 @@ def test_hearts_audit_exit_codes(name: str, code: int, capsys: pytest.CaptureFix
     assert run_audit(argparse.Namespace(log=DIR / name, json=False)) == code
     verdict = capsys.readouterr().out.rstrip().splitlines()[-1]
     assert verdict.startswith("VALID" if code == EXIT_VALID else "INVALID")
+
+
+@pytest.mark.parametrize(("name", "salt"), [("valid.log", None), ("6_players.log", b"0")])
+def test_the_spec_recomputes_a_log(name: str, salt: bytes | None) -> None:
+    """SPEC.md 3.4, 3.5, 5, 6 and 7 alone, with bare primitives, account for every byte of an
+    honest log: records, signatures, sequence numbers, chain and ``prev``, the genesis digest,
+    the derived pass keys and coin-flip secrets, the seats, the totals and the final hash."""
+    data = (DIR / name).read_bytes()
+    assert data[:11] == b"HEARTSLOG\x01\n"
+    entries, pos = [], 11
+    while pos < len(data):
+        length, crc = struct.unpack_from(">II", data, pos)
+        entry = data[pos + 8 : pos + 8 + length]
+        assert zlib.crc32(entry) == crc
+        entries.append(entry)
+        pos += 8 + length
+    frames = [msgpack.unpackb(e) for e in entries]
+    envs = [msgpack.unpackb(env) for env, _ in frames]
+    genesis = envs[0][8]
+    players = genesis["players"]
+    n = genesis["rules"]["players"]
+    head, step_head, step, seqs = bytes(32), bytes(32), None, [0] * n
+    for (env_bytes, sig), env, raw in zip(frames, envs, entries, strict=True):
+        version, game_id, hand, name_, sender, seq, prev, kind, _body = env
+        if (hand, name_) != step:
+            step, step_head = (hand, name_), head
+        key = Ed25519PublicKey.from_public_bytes(players[sender]["key"])
+        key.verify(sig, b"hearts-p2p/v1 message\0" + env_bytes)
+        assert (version, game_id, prev, kind) == (1, envs[0][1], step_head, name_.split(".")[0])
+        assert seq == seqs[sender]
+        seqs[sender] += 1
+        head = hashlib.sha256(head + hashlib.sha256(raw).digest()).digest()
+    assert head.hex() == EXPECTED[name]["final_hash"]
+    digest = hashlib.sha256(b"hearts-p2p genesis\0" + entries[0]).digest()
+    assert all(env[8] == {"genesis": digest} for env in envs if env[7] == "accept")
+    context = envs[0][1] + b"seats"
+    framed = len(context).to_bytes(2, "big") + context
+    flips = []
+    for q in range(n):
+        secret = (
+            bytes([0xB0 + q]) * 32
+            if salt is None
+            else hashlib.sha256(b"hearts-p2p vector secret " + salt + bytes([q])).digest()
+        )
+        dh = X25519PrivateKey.from_private_bytes(hmac.new(secret, b"dh", "sha256").digest())
+        assert dh.public_key().public_bytes_raw() == players[q]["dh"]
+        flip = hmac.new(secret, b"flip", "sha256").digest()
+        commit = hashlib.sha256(
+            b"hearts-p2p/coinflip/v1/commit" + framed + q.to_bytes(2, "big") + flip
+        ).digest()
+        sent = [env[8] for env in envs if env[4] == q and env[7].startswith("flip")]
+        assert sent == [{"commit": commit}, {"secret": flip}]
+        flips.append(flip)
+    seed = hashlib.sha256(b"hearts-p2p/coinflip/v1/seed" + framed + b"".join(flips)).digest()
+    stream = [hashlib.sha256(seed + k.to_bytes(8, "big")).digest() for k in range(2)]
+    draws = iter(b"".join(stream))
+    player_at = list(range(n))
+    for i in range(n - 1, 0, -1):
+        bits = i.bit_length()
+        while (j := next(draws) & ((1 << bits) - 1)) > i:
+            pass
+        player_at[i], player_at[j] = player_at[j], player_at[i]
+    shufflers = [env[4] for env in envs if env[7] == "shuffle"]
+    assert shufflers == player_at
+    totals = report(name)["totals"]
+    assert all(env[8] == {"totals": totals} for env in envs if env[7] == "end")
+    assert [p["player"] for p in report(name)["players"]] == player_at
