@@ -1,10 +1,15 @@
 """Build the game-log vectors of protocol/vectors/log/ (run this file to rewrite them).
 
 Everything is deterministic: fixed identities and secrets, a first-in-first-out network, and
-every seat taking its first legal action, so the same code writes the same bytes. The tampered
-copies are made from the valid log; where a change would break a signature or the hash chain
-that is not the point of the vector, the entries are re-signed with the players' own keys (as
-players colluding to rewrite history could), so the audit has to find the change itself.
+every seat taking its first legal action (or the action of a fixed policy), so the same code
+writes the same bytes. The tampered copies are made from the valid log; where a change would
+break a signature or the hash chain that is not the point of the vector, the entries are
+re-signed with the players' own keys (as players colluding to rewrite history could), so the
+audit has to find the change itself.
+
+The games for the other rules and table sizes vary the players' secrets by a ``salt``, which
+fixes every deal; each salt was picked as the first that gives its vector's point (a moon, a
+tie, a heart led after Q♠), and the generator checks that the point is there.
 
 ``expected.json`` holds what ``hearts audit`` must report for each file; the tests compare the
 whole report, problem by problem.
@@ -13,59 +18,92 @@ whole report, problem by problem.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import struct
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
+import hearts_p2p.deck.seat as deck_seat
 from hearts_p2p.audit import audit_log
-from hearts_p2p.cards import CARDS
+from hearts_p2p.cards import CARDS, HEARTS_MASK, QUEEN_SPADES
+from hearts_p2p.deck import SeatDeck
+from hearts_p2p.deck.passbox import seal_box
+from hearts_p2p.engine import Action, PlayCard, SeatView
 from hearts_p2p.engine.hand import HandState
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import GENESIS_HEAD, MAGIC, chain
-from hearts_p2p.node.genesis import Genesis, Player
-from hearts_p2p.node.protocol import GameProtocol
-from hearts_p2p.rules import Rules
+from hearts_p2p.node.genesis import Genesis, Player  # the only imports of hearts_p2p.node
+from hearts_p2p.node.protocol import GameProtocol, HandRecord, Status
+from hearts_p2p.rules import Moon, Rules, Ties
 from hearts_p2p.wire import Envelope, SignedMessage, decode_frame, encode_message, pack
 
 DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "log"
 GAME_ID = bytes.fromhex("6865617274732d7032702d766563746f")  # "hearts-p2p-vecto"
-NAMES = ("ann", "bob", "cat", "dan")
+NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 RULES = Rules(players=4, target=10)
+CHEATER = 2  # cat, in every game with a cheat
 
 # A seat's choice hook: given the player index and its protocol, act and return True, or
-# return False to let it take its first legal action.
+# return False to let it take its policy's action.
 Chooser = Callable[[int, GameProtocol], bool]
+# What a seat chooses when the game waits for it: its seat and view -> one of view.legal.
+Policy = Callable[[int, SeatView], Action]
+# What goes out when player i sends a message: the messages every other peer receives.
+Tamper = Callable[[int, SignedMessage], list[SignedMessage]]
 
 
-def identities() -> list[Identity]:
-    return [Identity.from_seed(bytes([0xA0 + i]) * 32) for i in range(len(NAMES))]
+def identities(players: int = 4) -> list[Identity]:
+    return [Identity.from_seed(bytes([0xA0 + i]) * 32) for i in range(players)]
 
 
-def secret(player: int) -> bytes:
-    return bytes([0xB0 + player]) * 32
+def secret(player: int, salt: bytes | None = None) -> bytes:
+    if salt is None:
+        return bytes([0xB0 + player]) * 32
+    return hashlib.sha256(b"hearts-p2p vector secret " + salt + bytes([player])).digest()
 
 
-def play(cheat: Chooser | None = None) -> list[GameProtocol]:
-    """A whole game among four in-memory peers; returns every peer's protocol."""
-    ids = identities()
+def lowest(seat: int, view: SeatView) -> Action:
+    """The first legal action: the three lowest cards to pass, the lowest card to play, and a
+    moon's penalty added to the others."""
+    return view.legal[0]
+
+
+def play(
+    cheat: Chooser | None = None,
+    *,
+    rules: Rules = RULES,
+    salt: bytes | None = None,
+    policy: Policy = lowest,
+    tamper: Tamper | None = None,
+    records: list[HandRecord] | None = None,
+) -> list[GameProtocol]:
+    """A whole game among in-memory peers; returns every peer's protocol. ``records`` gets
+    player 0's end-of-hand record of every hand (the true deal and passes)."""
+    n = rules.players
+    ids = identities(n)
     protos = [
-        GameProtocol(GAME_ID, ids[0].public_key, ids[i], secret=secret(i))
-        for i in range(len(NAMES))
+        GameProtocol(GAME_ID, ids[0].public_key, ids[i], secret=secret(i, salt)) for i in range(n)
     ]
     roster = tuple(
         Player(name, ids[i].public_key, protos[i].dh_public, bot=True)
-        for i, name in enumerate(NAMES)
+        for i, name in enumerate(NAMES[:n])
     )
-    protos[0].propose(Genesis(GAME_ID, "vector table", RULES, roster, 0))
+    if records is not None:
+        protos[0].on_hand_audited = records.append
+    protos[0].propose(Genesis(GAME_ID, "vector table", rules, roster, 0))
     queue: deque[tuple[int, SignedMessage]] = deque()
     while True:
         for i, p in enumerate(protos):
             out, _, _ = p.drain()
-            queue += [(j, m) for m in out for j in range(len(protos)) if j != i]
+            for m in out:
+                sent = [m] if tamper is None else tamper(i, m)
+                queue += [(j, s) for s in sent for j in range(n) if j != i]
         if queue:
             j, m = queue.popleft()
             protos[j].receive(m)
@@ -77,10 +115,48 @@ def play(cheat: Chooser | None = None) -> list[GameProtocol]:
                 continue
             view = p.choice_needed()
             if view is not None:
-                p.submit(view.legal[0])
+                p.submit(policy(view.seat, view))
                 acted = True
         if not acted:
             return protos
+
+
+def finished(protos: list[GameProtocol], hands: int) -> list[bytes]:
+    """Player 0's log of a game every peer finished after ``hands`` hands, alike."""
+    assert all(p.status is Status.FINISHED for p in protos)
+    assert len({p.head for p in protos}) == 1
+    game = protos[0].game
+    assert game is not None and game.number == hands
+    return protos[0].entries
+
+
+# -- policies -----------------------------------------------------------------------------------
+
+
+def shooter(seat: int) -> Policy:
+    """``seat`` plays its highest legal card, everyone else its lowest (by rank): a seat that
+    takes every trick it can, which with the right deal shoots the moon."""
+
+    def choose(me: int, view: SeatView) -> Action:
+        plays = [a for a in view.legal if isinstance(a, PlayCard)]
+        if not plays:
+            return view.legal[0]
+        rank = {a: (int(a.card) % 13, int(a.card)) for a in plays}
+        return max(plays, key=rank.__getitem__) if me == seat else min(plays, key=rank.__getitem__)
+
+    return choose
+
+
+def queen_then_hearts(seat: int, view: SeatView) -> Action:
+    """Play Q♠ as soon as it may be played, and lead a heart whenever one may be led."""
+    plays = [a for a in view.legal if isinstance(a, PlayCard)]
+    for a in plays:
+        if a.card == QUEEN_SPADES:
+            return a
+    hearts = [a for a in plays if 1 << a.card & HEARTS_MASK]
+    if view.trick is None and hearts:
+        return hearts[0]
+    return view.legal[0]
 
 
 # -- cheating seats -----------------------------------------------------------------------------
@@ -122,6 +198,60 @@ def renege(cheater: int) -> Chooser:
         return True
 
     return choose
+
+
+def twin_play(cheater: int) -> Tamper:
+    """``cheater`` sends its first play twice: as made, then in other bytes (the body's keys
+    reversed) under the same number, re-signed: equivocation."""
+    done: list[bool] = []
+
+    def tamper(player: int, msg: SignedMessage) -> list[SignedMessage]:
+        env = msg.envelope
+        if player != cheater or done or env.kind != "play":
+            return [msg]
+        done.append(True)
+        body = dict(reversed(list(env.body.items())))
+        twin = Envelope(env.version, env.game_id, env.hand, env.step, env.sender, env.seq,
+                        env.prev, env.kind, body)  # fmt: skip
+        return [msg, encode_message(identities(cheater + 1)[cheater], twin)]
+
+    return tamper
+
+
+def leaves(player: int, step: str) -> Chooser:
+    """``player`` leaves the table when the game waits for ``step``."""
+
+    def choose(i: int, p: GameProtocol) -> bool:
+        if i != player or p.step.name != step or p.status is not Status.RUNNING:
+            return False
+        p.quit(NAMES[player])
+        return True
+
+    return choose
+
+
+def _sealing_wrong_keys(seat: int) -> AbstractContextManager[Any]:
+    """``seat`` seals the scalar 1 in place of each lock key it passes, with its own nonces:
+    only the receiver can open the box, so only it can see."""
+
+    def seal(params: Any, passer: int, positions: Any, keys: Any, ephemeral: Any) -> bytes:
+        if passer == seat:
+            keys = [(bytes(31) + b"\x01", nonce) for _, nonce in keys]
+        return seal_box(params, passer, positions, keys, ephemeral)
+
+    return mock.patch.object(deck_seat, "seal_box", seal)
+
+
+def _false_alarm(seat: int, reason: str) -> AbstractContextManager[Any]:
+    """``seat`` says its dealt cards are unsound when they are not."""
+    real = SeatDeck._learn_hand
+
+    def learn(self: SeatDeck) -> None:
+        real(self)
+        if self.seat == seat:
+            self._alarm = self._alarm or reason
+
+    return mock.patch.object(SeatDeck, "_learn_hand", learn)
 
 
 # -- log files and entries ----------------------------------------------------------------------
@@ -260,7 +390,146 @@ def vectors() -> dict[str, tuple[str, bytes]]:
         "reveals and without the abort: a log in which every player let the renege pass",
         log_bytes(reporter[:reveal_end]),
     )
+    out.update(rule_vectors())
+    out.update(stop_vectors())
     return out
+
+
+def rule_vectors() -> dict[str, tuple[str, bytes]]:
+    """Honest games under the other table sizes and rule options."""
+    out: dict[str, tuple[str, bytes]] = {}
+    for players in (3, 5, 6):
+        rules = Rules(players=players, target=10)
+        out[f"{players}_players.log"] = (
+            f"a complete one-hand game to 10 points, {players} players (salt 0)",
+            log_bytes(finished(play(rules=rules, salt=b"0"), 1)),
+        )
+    out["no_pass.log"] = (
+        "a one-hand game to 10 points with passing off: no pass steps (salt 2)",
+        log_bytes(finished(play(rules=Rules(passing=False, target=10), salt=b"2"), 1)),
+    )
+    out["spot_hearts.log"] = (
+        "a one-hand game to 10 points with spot hearts: hearts by rank, Q♠ 25 (salt 1)",
+        log_bytes(finished(play(rules=Rules(spot_hearts=True, target=10), salt=b"1"), 1)),
+    )
+    out["jack_of_diamonds.log"] = (
+        "a one-hand game to 10 points with J♦ scoring −10 to its taker (salt 1)",
+        log_bytes(finished(play(rules=Rules(jack_of_diamonds=True, target=10), salt=b"1"), 1)),
+    )
+    rules = Rules(queen_breaks_hearts=True, target=10)
+    records: list[HandRecord] = []
+    protos = play(rules=rules, salt=b"1", policy=queen_then_hearts, records=records)
+    trick = _heart_led_after_queen(rules, records[0])
+    out["queen_breaks_hearts.log"] = (
+        f"a one-hand game to 10 points with queen_breaks_hearts: Q♠ is played as soon as it may "
+        f"be, a heart led whenever one may be, and trick {trick} is a heart led by a seat that "
+        "holds other suits, before any heart was played (salt 1)",
+        log_bytes(finished(protos, 1)),
+    )
+    rules = Rules(moon=Moon.CHOICE, target=1)
+    protos = play(rules=rules, salt=b"3", policy=shooter(0))
+    moon = _moon(protos, 0)
+    out["moon_choice.log"] = (
+        f"a one-hand game to 1 point with moon choice: seat {moon} shoots the moon and its "
+        "moon step adds 26 to everyone else (salt 3; seat 0 plays high, the others low)",
+        log_bytes(finished(protos, 1)),
+    )
+    rules = Rules(players=3, moon=Moon.NEGATIVE, target=1)
+    protos = play(rules=rules, salt=b"11", policy=shooter(1))
+    moon = _moon(protos, 0)
+    out["moon_negative.log"] = (
+        f"a game to 1 point, 3 players, negative moon: seat {moon} shoots the moon in hand 1 "
+        "(−26, the others 0, so nobody reaches the target) and hand 2 ends the game (salt 11; "
+        "seat 1 plays high, the others low)",
+        log_bytes(finished(protos, 2)),
+    )
+    rules = Rules(players=3, ties=Ties.PLAY_ON, target=1)
+    protos = play(rules=rules, salt=b"14")
+    game = protos[0].game
+    assert game is not None
+    first = game.results[0].points
+    assert max(first) >= 1 and first.count(min(first)) > 1
+    out["ties_play_on.log"] = (
+        f"a game to 1 point, 3 players, ties play on: hand 1 scores {list(first)}, the target "
+        "is reached with the lowest total shared, so hand 2 is played (salt 14)",
+        log_bytes(finished(protos, 2)),
+    )
+    return out
+
+
+def stop_vectors() -> dict[str, tuple[str, bytes]]:
+    """Games that stop early, each as one honest peer logged it."""
+    out: dict[str, tuple[str, bytes]] = {}
+    with _sealing_wrong_keys(CHEATER):
+        protos = play()
+    passer = _name_at(protos, CHEATER)
+    out["alarm.log"] = (
+        f"seat {CHEATER} ({passer}) seals wrong lock keys for the cards it passes; its receiver "
+        "raises an alarm at the passed checkpoint, every seat reveals, and the audit names the "
+        f"passer; {NAMES[0]}'s log",
+        log_bytes(protos[0].entries),
+    )
+    with _false_alarm(CHEATER, "dealt position 0 does not hold a fresh card"):
+        protos = play()
+    out["false_alarm.log"] = (
+        f"seat {CHEATER} ({_name_at(protos, CHEATER)}) raises an alarm at the dealt checkpoint "
+        "with nothing wrong; every seat reveals, the audit finds no fault, and the alarming seat "
+        f"is blamed; {NAMES[0]}'s log",
+        log_bytes(protos[0].entries),
+    )
+    protos = play(tamper=twin_play(CHEATER))
+    out["equivocation.log"] = (
+        f"{NAMES[CHEATER]} sends its first play twice, the second in other bytes under the same "
+        f"number; {NAMES[0]}'s log, ending with its abort whose evidence is both frames (only "
+        "the first is in the log)",
+        log_bytes(protos[0].entries),
+    )
+    protos = play(leaves(CHEATER, "play.5"))
+    out["left.log"] = (
+        f"{NAMES[CHEATER]} leaves at play.5; {NAMES[0]}'s log, ending with {NAMES[CHEATER]}'s "
+        f"abort and then its own, which reports it",
+        log_bytes(protos[0].entries),
+    )
+    return out
+
+
+def _name_at(protos: list[GameProtocol], seat: int) -> str:
+    return NAMES[protos[0].player_at[seat]]
+
+
+def _moon(protos: list[GameProtocol], hand: int) -> int:
+    """The seat that shot the moon in ``hand`` (0-based) of the game."""
+    game = protos[0].game
+    assert game is not None
+    moon = game.results[hand].moon
+    assert moon is not None
+    return moon
+
+
+def _heart_led_after_queen(rules: Rules, record: HandRecord) -> int:
+    """The first trick (1-based) led with a heart while hearts were unbroken, Q♠ had been played
+    and the leader held another suit: a lead only queen_breaks_hearts allows."""
+    n = rules.players
+    held = list(record.dealt)
+    for s in range(n):
+        target = rules.pass_target(s, record.number)
+        if target is not None:
+            held[s] &= ~record.passed[s]
+            held[target] |= record.passed[s]
+    played = 0
+    for k, trick in enumerate(record.replay.tricks, 1):
+        lead = trick.cards[0]
+        hand = held[trick.leader] & ~played
+        if (
+            1 << lead & HEARTS_MASK
+            and not played & HEARTS_MASK
+            and played >> QUEEN_SPADES & 1
+            and hand & ~HEARTS_MASK
+        ):
+            return k
+        for c in trick.cards:
+            played |= 1 << c
+    raise AssertionError("no heart was led on the strength of Q♠")
 
 
 @contextlib.contextmanager

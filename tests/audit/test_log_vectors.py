@@ -3,18 +3,51 @@
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
+import hmac
 import json
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.audit import audit_log
+from hearts_p2p.log import read_log
+from hearts_p2p.wire import decode_frame
 
 from .log_vectors import DIR, expected, vectors
 
 EXPECTED: dict[str, Any] = json.loads((DIR / "expected.json").read_text())
+
+
+HONEST = {
+    "valid.log",
+    "3_players.log",
+    "5_players.log",
+    "6_players.log",
+    "no_pass.log",
+    "spot_hearts.log",
+    "jack_of_diamonds.log",
+    "queen_breaks_hearts.log",
+    "moon_choice.log",
+    "moon_negative.log",
+    "ties_play_on.log",
+}
+STOPPED = {"renege_caught.log", "alarm.log", "false_alarm.log", "equivocation.log", "left.log"}
+
+
+@functools.cache
+def report(name: str) -> dict[str, Any]:
+    """The audit's report on a vector, made once per test session."""
+    data: dict[str, Any] = audit_log(DIR / name).to_json()
+    return data
 
 
 def test_the_vectors_are_reproduced_byte_for_byte(tmp_path: Path) -> None:
@@ -28,17 +61,19 @@ def test_the_vectors_are_reproduced_byte_for_byte(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_the_audit_reports_exactly_what_the_vector_states(name: str) -> None:
-    report = audit_log(DIR / name).to_json()
     want = EXPECTED[name]
-    got = {key: report[key] for key in ("valid", "status", "abort", "final_hash", "problems")}
+    got = {key: report(name)[key] for key in ("valid", "status", "abort", "final_hash", "problems")}
     assert got == {key: want[key] for key in got}
 
 
-def test_only_the_valid_game_and_the_caught_renege_pass() -> None:
+def test_only_the_honest_logs_pass() -> None:
+    """Finished honest games and honest peers' logs of a stopped game pass; tampering fails."""
     passing = {name for name, v in EXPECTED.items() if v["valid"]}
-    assert passing == {"valid.log", "renege_caught.log"}
-    assert EXPECTED["valid.log"]["status"] == "finished"
+    assert passing == HONEST | STOPPED
+    assert all(EXPECTED[name]["status"] == "finished" for name in HONEST)
+    assert all(EXPECTED[name]["status"] == "aborted" for name in STOPPED)
     assert all(v["problems"] for name, v in EXPECTED.items() if name not in passing)
+    assert all(v["exit"] == (0 if v["valid"] else 4) for v in EXPECTED.values())
 
 
 def test_the_cheats_are_pinned_on_the_cheaters() -> None:
@@ -52,6 +87,61 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     assert "a renege" in EXPECTED["renege.log"]["problems"][0]["what"]
     assert "reordered" in EXPECTED["reordered.log"]["problems"][0]["what"]
     assert "torn" in EXPECTED["torn_tail.log"]["problems"][0]["what"]
+    blamed = {name: EXPECTED[name]["abort"]["blamed"] for name in STOPPED}
+    assert blamed["alarm.log"] == "seat 2 (dan)"  # the passer, not the seat that alarmed
+    assert "sealed" in EXPECTED["alarm.log"]["abort"]["reason"]
+    assert blamed["false_alarm.log"] == "seat 2 (dan)"  # the seat that alarmed for nothing
+    assert "audit finds no fault" in EXPECTED["false_alarm.log"]["abort"]["reason"]
+    assert blamed["equivocation.log"] == "seat 3 (cat)"
+    assert blamed["left.log"] == "seat 3 (cat)"
+
+
+def test_a_stop_is_confirmed_from_the_log_and_its_evidence_but_a_departure_is_hearsay() -> None:
+    confirmed = {name: EXPECTED[name]["abort"]["confirmed"] for name in STOPPED}
+    assert confirmed == {name: name != "left.log" for name in STOPPED}
+    aborts = [decode_frame(e).envelope for e in read_log(DIR / "equivocation.log").entries]
+    evidence = aborts[-1].body["evidence"]
+    assert aborts[-1].kind == "abort" and len(evidence) == 2
+    logged = read_log(DIR / "equivocation.log").entries
+    assert evidence[0] in logged and evidence[1] not in logged
+
+
+def test_the_rule_vectors_show_what_they_are_for() -> None:
+    for players in (3, 5, 6):
+        got = report(f"{players}_players.log")
+        assert len(got["players"]) == players and got["hands"][0]["passes"]
+        lead = got["hands"][0]["tricks"][0]
+        assert lead["leader"] == 1  # the dealer's left: no 2♣ in the deck
+    assert report("valid.log")["hands"][0]["tricks"][0]["plays"][0]["card"] == "2♣"
+    no_pass = report("no_pass.log")["hands"][0]
+    assert no_pass["pass"] == "none" and not no_pass["passes"]
+    spot = report("spot_hearts.log")["hands"][0]
+    assert spot["moon"] is None and sum(spot["points"]) == 129
+    jack = report("jack_of_diamonds.log")["hands"][0]
+    assert jack["moon"] is None and sum(jack["points"]) == 26 - 10 and -10 in jack["points"]
+    choice = report("moon_choice.log")["hands"][0]
+    shooter = choice["moon"]
+    assert choice["points"] == [0 if s == shooter else 26 for s in range(4)]
+    negative = report("moon_negative.log")["hands"]
+    shooter = negative[0]["moon"]
+    assert negative[0]["points"] == [-26 if s == shooter else 0 for s in range(3)]
+    assert len(negative) == 2
+    ties = report("ties_play_on.log")
+    first = ties["hands"][0]["totals"]
+    assert max(first) >= 1 and first.count(min(first)) > 1 and len(ties["hands"]) == 2
+    assert len(ties["winners"]) == 1
+
+
+def test_a_heart_is_led_after_the_queen_before_hearts_are_broken() -> None:
+    tricks = report("queen_breaks_hearts.log")["hands"][0]["tricks"]
+    played: list[str] = []
+    led = []
+    for t in tricks:
+        cards = [p["card"] for p in t["plays"]]
+        if cards[0].endswith("♥") and not any(c.endswith("♥") for c in played):
+            led.append("Q♠" in played)
+        played += cards
+    assert led == [True]
 
 
 @pytest.mark.parametrize(
@@ -59,6 +149,8 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     [
         ("valid.log", EXIT_VALID),
         ("renege_caught.log", EXIT_VALID),
+        ("alarm.log", EXIT_VALID),
+        ("6_players.log", EXIT_VALID),
         ("bad_signature.log", EXIT_INVALID),
         ("renege.log", EXIT_INVALID),
     ],
@@ -70,3 +162,70 @@ def test_hearts_audit_exit_codes(name: str, code: int, capsys: pytest.CaptureFix
     assert run_audit(argparse.Namespace(log=DIR / name, json=False)) == code
     verdict = capsys.readouterr().out.rstrip().splitlines()[-1]
     assert verdict.startswith("VALID" if code == EXIT_VALID else "INVALID")
+
+
+@pytest.mark.parametrize(("name", "salt"), [("valid.log", None), ("6_players.log", b"0")])
+def test_the_spec_recomputes_a_log(name: str, salt: bytes | None) -> None:
+    """SPEC.md 3.4, 3.5, 5, 6 and 7 alone, with bare primitives, account for every byte of an
+    honest log: records, signatures, sequence numbers, chain and ``prev``, the genesis digest,
+    the derived pass keys and coin-flip secrets, the seats, the totals and the final hash."""
+    data = (DIR / name).read_bytes()
+    assert data[:11] == b"HEARTSLOG\x01\n"
+    entries, pos = [], 11
+    while pos < len(data):
+        length, crc = struct.unpack_from(">II", data, pos)
+        entry = data[pos + 8 : pos + 8 + length]
+        assert zlib.crc32(entry) == crc
+        entries.append(entry)
+        pos += 8 + length
+    frames = [msgpack.unpackb(e) for e in entries]
+    envs = [msgpack.unpackb(env) for env, _ in frames]
+    genesis = envs[0][8]
+    players = genesis["players"]
+    n = genesis["rules"]["players"]
+    head, step_head, step, seqs = bytes(32), bytes(32), None, [0] * n
+    for (env_bytes, sig), env, raw in zip(frames, envs, entries, strict=True):
+        version, game_id, hand, name_, sender, seq, prev, kind, _body = env
+        if (hand, name_) != step:
+            step, step_head = (hand, name_), head
+        key = Ed25519PublicKey.from_public_bytes(players[sender]["key"])
+        key.verify(sig, b"hearts-p2p/v1 message\0" + env_bytes)
+        assert (version, game_id, prev, kind) == (1, envs[0][1], step_head, name_.split(".")[0])
+        assert seq == seqs[sender]
+        seqs[sender] += 1
+        head = hashlib.sha256(head + hashlib.sha256(raw).digest()).digest()
+    assert head.hex() == EXPECTED[name]["final_hash"]
+    digest = hashlib.sha256(b"hearts-p2p genesis\0" + entries[0]).digest()
+    assert all(env[8] == {"genesis": digest} for env in envs if env[7] == "accept")
+    context = envs[0][1] + b"seats"
+    framed = len(context).to_bytes(2, "big") + context
+    flips = []
+    for q in range(n):
+        secret = (
+            bytes([0xB0 + q]) * 32
+            if salt is None
+            else hashlib.sha256(b"hearts-p2p vector secret " + salt + bytes([q])).digest()
+        )
+        dh = X25519PrivateKey.from_private_bytes(hmac.new(secret, b"dh", "sha256").digest())
+        assert dh.public_key().public_bytes_raw() == players[q]["dh"]
+        flip = hmac.new(secret, b"flip", "sha256").digest()
+        commit = hashlib.sha256(
+            b"hearts-p2p/coinflip/v1/commit" + framed + q.to_bytes(2, "big") + flip
+        ).digest()
+        sent = [env[8] for env in envs if env[4] == q and env[7].startswith("flip")]
+        assert sent == [{"commit": commit}, {"secret": flip}]
+        flips.append(flip)
+    seed = hashlib.sha256(b"hearts-p2p/coinflip/v1/seed" + framed + b"".join(flips)).digest()
+    stream = [hashlib.sha256(seed + k.to_bytes(8, "big")).digest() for k in range(2)]
+    draws = iter(b"".join(stream))
+    player_at = list(range(n))
+    for i in range(n - 1, 0, -1):
+        bits = i.bit_length()
+        while (j := next(draws) & ((1 << bits) - 1)) > i:
+            pass
+        player_at[i], player_at[j] = player_at[j], player_at[i]
+    shufflers = [env[4] for env in envs if env[7] == "shuffle"]
+    assert shufflers == player_at
+    totals = report(name)["totals"]
+    assert all(env[8] == {"totals": totals} for env in envs if env[7] == "end")
+    assert [p["player"] for p in report(name)["players"]] == player_at

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
-from hearts_p2p.cards import CARDS, cards_of
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from hearts_p2p.cards import CARDS, Card, cards_of
 from hearts_p2p.deck import HandParams, audit_hand, encrypt, message_from_wire
 from hearts_p2p.deck.curve import CARD_POINTS, ORDER, load_x
 
@@ -51,3 +57,97 @@ def test_hand_vector_audits_offline() -> None:
     assert [CARDS[c].ascii for c in result.cards] == stored["audit"]["cards"]
     dealt = [" ".join(c.ascii for c in cards_of(m)) for m in result.dealt]
     assert dealt == stored["audit"]["dealt"]
+
+
+def test_the_spec_layouts_recompute_the_hand_vector() -> None:
+    """SPEC.md 3.3 and 3.5 alone, with bare primitives, reproduce what the vector holds: the
+    secrets' hash stream, every commitment, both echo digests, every pass box and the deal."""
+    stored = from_json(json.loads((DIR / "hand4.json").read_text()))
+    game_id, number, m = stored["game_id"], stored["hand_number"], 52
+    context = bytes((len(game_id),)) + game_id + number.to_bytes(4, "big")
+    msgs = stored["messages"]
+
+    def of(kind: str) -> dict[int, dict[str, Any]]:
+        return {msg["seat"]: msg for msg in msgs if msg["kind"] == kind}
+
+    shuffles, locks, reveals = of("shuffle"), of("lock"), of("reveal")
+    commits, passes = of("pass_commit"), of("pass_reveal")
+    for seat, reveal in reveals.items():
+        stream = _Stream(b"vector seat %d" % seat)
+        assert stream.below(ORDER - 1) + 1 == int.from_bytes(reveal["shuffle_key"], "big")
+        perm = list(range(m))
+        for i in range(m - 1, 0, -1):
+            j = stream.below(i + 1)
+            perm[i], perm[j] = perm[j], perm[i]
+        assert perm == reveal["permutation"]
+        tag = b"hearts-p2p/deck/v1/lock-key" + context
+        for i, (key, nonce) in enumerate(
+            zip(reveal["lock_keys"], reveal["lock_nonces"], strict=True)
+        ):
+            digest = hashlib.sha256(tag + bytes((seat, i)) + key + nonce).digest()
+            assert digest == locks[seat]["commitments"][i]
+    for stage, parts in (
+        ("shuffle", [b"".join(shuffles[s]["deck"]) for s in range(4)]),
+        ("lock", [b"".join(locks[s]["deck"] + locks[s]["commitments"]) for s in range(4)]),
+    ):
+        digest = hashlib.sha256(
+            b"hearts-p2p/deck/v1/echo" + context + stage.encode() + b"".join(parts)
+        ).digest()
+        assert all(
+            e["digest"] == digest for e in msgs if e["kind"] == "echo" and e["stage"] == stage
+        )
+    box_tag = b"hearts-p2p/deck/v1/pass-box"
+    for seat, reveal in passes.items():
+        receiver = stored["pass_targets"][seat]
+        positions = reveal["positions"]
+        header = context + bytes((seat, receiver, 3, *positions))
+        committed = context + bytes((seat, 3, *positions)) + reveal["nonce"]
+        digest = hashlib.sha256(b"hearts-p2p/deck/v1/pass" + committed).digest()
+        assert digest == commits[seat]["digest"]
+        receiver_key = X25519PrivateKey.from_private_bytes(
+            _Stream(b"vector pass key %d" % receiver).bytes(32)
+        )
+        assert receiver_key.public_key().public_bytes_raw() == stored["pass_keys"][receiver]
+        shared = receiver_key.exchange(X25519PublicKey.from_public_bytes(reveal["ephemeral"]))
+        info = box_tag + header + reveal["ephemeral"] + stored["pass_keys"][receiver]
+        key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared)
+        plain = ChaCha20Poly1305(key).decrypt(bytes(12), reveal["sealed"], box_tag + header)
+        keys = reveals[seat]
+        assert plain == b"".join(keys["lock_keys"][p] + keys["lock_nonces"][p] for p in positions)
+    perms = [reveals[s]["permutation"] for s in range(4)]
+    layout = []
+    for i in range(m):
+        for perm in reversed(perms):
+            i = perm[i]
+        layout.append(CARDS[i].ascii)
+    assert layout == stored["audit"]["cards"]
+    dealer = (number - 1) % 4
+    for seat in range(4):
+        mine = [layout[i] for i in range(m) if (dealer + 1 + i) % 4 == seat]
+        assert (
+            sorted(mine, key=lambda c: CARDS.index(Card.parse(c)))
+            == stored["audit"]["dealt"][seat].split()
+        )
+
+
+class _Stream:
+    """SPEC.md 3.3, written from the text."""
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed, self.counter, self.buffer = seed, 0, b""
+
+    def bytes(self, k: int) -> bytes:
+        while len(self.buffer) < k:
+            self.buffer += hashlib.sha256(self.seed + self.counter.to_bytes(8, "big")).digest()
+            self.counter += 1
+        out, self.buffer = self.buffer[:k], self.buffer[k:]
+        return out
+
+    def below(self, m: int) -> int:
+        b = (m - 1).bit_length()
+        if b == 0:
+            return 0
+        while True:
+            v = int.from_bytes(self.bytes((b + 7) // 8), "big") & ((1 << b) - 1)
+            if v < m:
+                return v
