@@ -206,7 +206,7 @@ async def _reach(host: str, port: int, identity: Identity, host_key: bytes | Non
                     return await open_connection(host, port, identity, LOBBY_ID, expected=host_key)
             except (OSError, TransportError, trio.TooSlowError) as e:
                 error = e
-                if isinstance(e, HandshakeError) and e.reason in ("unknown-peer", "table"):
+                if isinstance(e, HandshakeError) and e.reason in ("unknown-peer", "refused"):
                     break  # a definite answer: someone else is at that address
             await trio.sleep(0.5)
     raise LobbyError(f"cannot reach the table at {host}:{port}: {error or 'timed out'}")
