@@ -169,6 +169,7 @@ async def _announce(
         table_name=table_name,
         rules=rules.to_dict(),
         seats_total=rules.players,
+        addresses=[opts.address],
         port=port,
         seats_taken=1,
         config=opts.discovery,
