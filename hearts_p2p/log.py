@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from .private_files import open_private, private_dir
 from .wire import pack, unpack
 
 __all__ = [
@@ -137,15 +138,15 @@ class GameLog:
     @classmethod
     def open(cls, path: Path) -> GameLog:
         """Open ``path`` for appending, creating it, or loading and resuming an existing one."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         if path.exists() and path.stat().st_size > 0:
             loaded = read_log(path)
-            f: IO[bytes] = open(path, "r+b")  # noqa: SIM115 - kept open for the game's life
+            f: IO[bytes] = os.fdopen(open_private(path, os.O_RDWR), "r+b")
             f.truncate(loaded.good_size)
             f.seek(loaded.good_size)
         else:
             loaded = LoadedLog([], [], len(MAGIC), torn=False)
-            f = open(path, "wb")  # noqa: SIM115
+            f = os.fdopen(open_private(path, os.O_WRONLY | os.O_TRUNC), "wb")
             f.write(MAGIC)
             f.flush()
             os.fsync(f.fileno())
@@ -211,9 +212,9 @@ class SecretStore:
         return value
 
     def save(self, secrets: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         tmp = self.path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = open_private(tmp, os.O_WRONLY | os.O_TRUNC)
         with os.fdopen(fd, "wb") as f:
             f.write(pack(secrets))
             f.flush()
