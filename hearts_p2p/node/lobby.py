@@ -49,6 +49,7 @@ LOBBY_ID = b"hearts-p2p lobby"
 LOBBY_VERSION = 2
 HANDSHAKE_TIMEOUT = 10.0
 CONNECT_PATIENCE = 20.0  # how long a joiner keeps trying to reach the host
+MAX_PENDING = 32  # connections still in the handshake; more are closed at once
 CHECK_TIMEOUT = 3.0  # how long a seated joiner has to answer the last check before the start
 _SIGNING_TAG = b"hearts-p2p lobby message\0"
 
@@ -152,6 +153,7 @@ class _Lobby:
         self.seated: list[_Seated] = []
         self.changed = trio.Event()
         self.closed = False  # the start is decided: nobody else is seated
+        self.pending = 0  # connections not yet authenticated with a join request
 
     def _notify(self, seated: _Seated, change: SeatChange) -> None:
         self.on_change([s.seat for s in self.seated], seated.seat, change)
@@ -160,8 +162,8 @@ class _Lobby:
 
     def refusal(self, key: bytes, dh: bytes) -> str | None:
         others = [s for s in self.seated if s.seat.who.public_key != key]
-        if key == self.identity.public_key or dh in {s.seat.dh for s in others}:
-            return "this key is seated already"
+        if dh in {s.seat.dh for s in others}:
+            return "another player has this pass key"
         if self.closed or (len(others) == len(self.seated) and len(others) >= self.size):
             return "the table is full"
         return None
@@ -184,6 +186,7 @@ class _Lobby:
             self._notify(seated, SeatChange.LEFT)
 
     async def serve(self, stream: trio.SocketStream) -> None:
+        self.pending += 1
         try:
             with trio.fail_after(HANDSHAKE_TIMEOUT):
                 conn = await accept_connection(stream, self.identity, LOBBY_ID)
@@ -192,6 +195,8 @@ class _Lobby:
             log.info("lobby: refused a connection: %s", e)
             await trio.aclose_forcefully(stream)
             return
+        finally:
+            self.pending -= 1
         link = HostLink(conn, self.identity)
         reason = self.refusal(conn.peer_key, dh)
         if reason is not None:
@@ -271,7 +276,15 @@ async def host_lobby(
 
         async def accept_loop() -> None:
             while True:
-                stream = await listener.accept()
+                try:
+                    stream = await listener.accept()
+                except OSError as e:  # out of file descriptors, say: back off, do not die
+                    log.warning("lobby: accept failed: %s", e)
+                    await trio.sleep(1.0)
+                    continue
+                if lobby.pending >= MAX_PENDING:
+                    await trio.aclose_forcefully(stream)  # a flood costs the flooder only
+                    continue
                 nursery.start_soon(lobby.serve, stream)
 
         nursery.start_soon(accept_loop)

@@ -122,7 +122,7 @@ async def test_lobby_seats_joiners_and_refuses_bad_ones() -> None:
                     nursery.start_soon(joiner, i)
     assert [s.who.name for s in table.joined] == ["p0", "p1", "p2"]
     assert [n for _, _, n in table.changes] == [1, 2, 3]
-    assert refusals == ["the host refused: this key is seated already"]
+    assert refusals == ["the host refused: another player has this pass key"]
     assert closed == [True]
     for w in welcomes:
         assert w.game_id == GAME and w.host_key == HOST.public_key
@@ -377,3 +377,30 @@ async def test_hearts_list_sees_a_seat_freed_at_once(tmp_path: Path) -> None:
                 joiner.cancel_scope.cancel()  # the joiner leaves
             await seats(1)
             nursery.cancel_scope.cancel()
+
+
+async def test_a_flood_of_silent_connections_only_delays_a_joiner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mallory opens more connections than the lobby will handshake at once and says nothing.
+    The extra ones are closed at once, hers time out, and the honest joiner, trying again, sits
+    down: the lobby neither dies nor holds a task and a socket for every connection."""
+    monkeypatch.setattr(lobby, "MAX_PENDING", 4)
+    monkeypatch.setattr(lobby, "HANDSHAKE_TIMEOUT", 0.5)
+    with trio.fail_after(20):
+        async with open_table(1) as table:
+            flood = [await trio.open_tcp_stream("127.0.0.1", table.port) for _ in range(8)]
+            await join(table, 0)
+            await table.done.wait()
+            heard = [await read_all(stream) for stream in flood]
+    assert [s.who.name for s in table.joined] == ["p0"]
+    assert sorted(len(h) for h in heard) == [0] * 4 + [4 + 48] * 4  # closed at once / hello
+
+
+async def read_all(stream: trio.SocketStream) -> bytes:
+    data = bytearray()
+    with contextlib.suppress(trio.BrokenResourceError):
+        while chunk := await stream.receive_some():
+            data += chunk
+    await stream.aclose()
+    return bytes(data)
