@@ -13,6 +13,7 @@ about cards: the genesis, co-signed by all, is the game's first word.
 from __future__ import annotations
 
 import enum
+import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -115,17 +116,26 @@ async def _receive_signed(conn: Connection) -> Any:
     return unpack(body)
 
 
-def _join_request(msg: Any) -> tuple[str, bytes, bool, int]:
+def _join_request(msg: Any) -> tuple[str, bytes, bool, tuple[str, int]]:
     if not isinstance(msg, dict) or msg.get("t") != "join" or msg.get("v") != LOBBY_VERSION:
         raise LobbyError("not a join request of this version")
     name, dh, bot, port = msg.get("name"), msg.get("dh"), msg.get("bot"), msg.get("port")
+    host = msg.get("host")
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
         raise LobbyError(f"a player name is 1 to {MAX_NAME} characters")
     if not isinstance(dh, bytes) or len(dh) != 32 or not isinstance(bot, bool):
         raise LobbyError("malformed join request")
-    if not isinstance(port, int) or not 0 < port < 65536:
-        raise LobbyError("a joiner must give the port it listens on")
-    return name, dh, bot, port
+    if not _is_ipv4(host) or not isinstance(port, int) or not 0 < port < 65536:
+        raise LobbyError("a joiner must give the IPv4 address and port it listens on")
+    assert isinstance(host, str)
+    return name, dh, bot, (host, port)
+
+
+def _is_ipv4(value: object) -> bool:
+    try:
+        return isinstance(value, str) and str(ipaddress.IPv4Address(value)) == value
+    except ValueError:
+        return False
 
 
 @dataclass(eq=False)
@@ -190,7 +200,7 @@ class _Lobby:
         try:
             with trio.fail_after(HANDSHAKE_TIMEOUT):
                 conn = await accept_connection(stream, self.identity, LOBBY_ID)
-                name, dh, bot, port = _join_request(await _receive_signed(conn))
+                name, dh, bot, address = _join_request(await _receive_signed(conn))
         except (TransportError, WireError, LobbyError, trio.TooSlowError, OSError) as e:
             log.info("lobby: refused a connection: %s", e)
             await trio.aclose_forcefully(stream)
@@ -203,10 +213,7 @@ class _Lobby:
             await _send_quietly(link, {"t": "refused", "reason": reason})
             await conn.aclose()
             return
-        remote = conn.remote or ("127.0.0.1", 0)
-        seated = _Seated(
-            Seat(PublicIdentity(name, conn.peer_key), dh, bot, (remote[0], port)), link
-        )
+        seated = _Seated(Seat(PublicIdentity(name, conn.peer_key), dh, bot, address), link)
         self.take(seated)
         await _send_quietly(link, self.welcome)
         await self._watch(seated)
@@ -324,18 +331,20 @@ async def join_lobby(
     name: str,
     dh: bytes,
     bot: bool,
-    listen_port: int,
+    listen_at: tuple[str, int],
     host_key: bytes | None = None,
     on_welcome: Callable[[Welcome], Awaitable[None]] | None = None,
 ) -> Welcome:
     """Take a seat at the table at ``host:port`` and wait for the game to start.
 
+    ``listen_at`` is where this joiner listens for the mesh: signed, so nobody on the path
+    can point the others elsewhere (the host does not take the connection's source address).
     ``host_key`` is the key the table was announced with: the handshake refuses anyone else.
     """
     conn = await _reach(host, port, identity, host_key)
     async with conn:
         request = {"t": "join", "v": LOBBY_VERSION, "name": name, "dh": dh, "bot": bot,
-                   "port": listen_port}  # fmt: skip
+                   "host": listen_at[0], "port": listen_at[1]}  # fmt: skip
         try:
             await conn.send(_sign(identity, conn, request))
             welcome = _welcome(await _receive_signed(conn), conn.peer_key)

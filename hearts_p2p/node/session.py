@@ -207,8 +207,9 @@ async def join_game(
 
     try:
         dh = pass_public_key(secret)
+        at = (opts.address, port)
         welcome = await join_lobby(
-            peer[0], peer[1], identity, opts.name, dh, opts.is_bot, port, host_key, seated
+            peer[0], peer[1], identity, opts.name, dh, opts.is_bot, at, host_key, seated
         )
     except LobbyError as e:
         raise SessionError(str(e)) from None

@@ -77,7 +77,14 @@ async def open_table(seats: int) -> AsyncIterator[Table]:
 async def join(table: Table, i: int, *, port: int | None = None, **kw: object) -> Welcome:
     dh = bytes([i]) * 32
     return await join_lobby(
-        "127.0.0.1", port or table.port, JOINERS[i], f"p{i}", dh, False, 4000 + i, **kw
+        "127.0.0.1",
+        port or table.port,
+        JOINERS[i],
+        f"p{i}",
+        dh,
+        False,
+        ("127.0.0.1", 4000 + i),
+        **kw,
     )  # type: ignore[arg-type]
 
 
@@ -108,7 +115,7 @@ async def test_lobby_seats_joiners_and_refuses_bad_ones() -> None:
                 await wait_until(lambda: len(table.changes) == 1)
                 with pytest.raises(LobbyError) as info:
                     await join_lobby("127.0.0.1", table.port, copier, "c", bytes([0]) * 32,
-                                     True, 1)  # fmt: skip
+                                     True, ("127.0.0.1", 1))  # fmt: skip
                 refusals.append(str(info.value))
 
             async def joiner(i: int) -> None:
@@ -148,7 +155,9 @@ async def test_a_joiner_keeps_trying_until_the_host_listens() -> None:
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(host_late)
-            welcome = await join_lobby("127.0.0.1", port, joiner, "late", b"d" * 32, False, 4000)
+            welcome = await join_lobby(
+                "127.0.0.1", port, joiner, "late", b"d" * 32, False, ("127.0.0.1", 4000)
+            )
     assert welcome.game_id == GAME
 
 
@@ -162,8 +171,8 @@ async def test_an_impostor_with_another_key_is_refused_at_the_handshake() -> Non
         async with trio.open_nursery() as nursery:
             nursery.start_soon(host_lobby, listener, mallory, GAME, "t", {}, 3, lambda *_: None)
             with pytest.raises(LobbyError) as info:
-                await join_lobby("127.0.0.1", port, JOINERS[0], "p", b"d" * 32, False, 4000,
-                                 HOST.public_key)  # fmt: skip
+                await join_lobby("127.0.0.1", port, JOINERS[0], "p", b"d" * 32, False,
+                                 ("127.0.0.1", 4000), HOST.public_key)  # fmt: skip
             nursery.cancel_scope.cancel()
     assert "refused" in str(info.value)
 
@@ -174,8 +183,11 @@ Rewrite = Callable[[bool, int, bytes], bytes]  # (to the host?, frame number, fr
 
 
 @contextlib.asynccontextmanager
-async def open_relay(target: int, rewrite: Rewrite) -> AsyncIterator[int]:
-    """A man in the middle: passes the handshake through, then rewrites lobby frames."""
+async def open_relay(
+    target: int, rewrite: Rewrite, source: str | None = None
+) -> AsyncIterator[int]:
+    """A man in the middle: passes the handshake through, then rewrites lobby frames; it
+    reaches the host from ``source``, if given."""
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
 
     async def pump(src: FramedStream, dst: FramedStream, to_host: bool) -> None:
@@ -188,7 +200,7 @@ async def open_relay(target: int, rewrite: Rewrite) -> AsyncIterator[int]:
         await dst.aclose()
 
     async def serve(joiner_side: trio.SocketStream) -> None:
-        host_side = await trio.open_tcp_stream("127.0.0.1", target)
+        host_side = await trio.open_tcp_stream("127.0.0.1", target, local_address=source)
         a, b = FramedStream(joiner_side), FramedStream(host_side)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(pump, a, b, True)
@@ -250,6 +262,18 @@ async def test_a_relay_cannot_rewrite_a_join_request() -> None:
     assert table.joined[0].address == ("127.0.0.1", 4000)
 
 
+async def test_a_relay_does_not_become_the_address_others_dial() -> None:
+    """Mallory relays a joiner's lobby connection faithfully, from her own address. The host
+    seats the joiner at the address it signed, not at the connection's source: the mesh will
+    not dial Mallory."""
+    with trio.fail_after(20):
+        async with open_table(1) as table:
+            async with open_relay(table.port, lambda _, __, f: f, source="127.0.0.2") as relay:
+                await join(table, 0, port=relay)
+            await table.done.wait()
+    assert table.joined[0].address == ("127.0.0.1", 4000)
+
+
 async def test_a_relay_cannot_pass_one_connections_message_off_on_another() -> None:
     """Mallory keeps the host's genuine, signed welcome from one joiner's connection and hands
     it to a second joiner in place of its own: signed for another transcript, it is refused."""
@@ -293,7 +317,7 @@ async def test_leaving_frees_the_seat_and_the_same_key_takes_it_back() -> None:
                 nursery.start_soon(join, table, 1)
                 await wait_until(lambda: len(table.changes) == 3)
                 welcome = await join_lobby("127.0.0.1", table.port, JOINERS[0], "p0 again",
-                                           b"n" * 32, False, 5000)  # fmt: skip
+                                           b"n" * 32, False, ("127.0.0.1", 5000))  # fmt: skip
             await table.done.wait()
     assert table.changes == [
         (SeatChange.JOINED, "p0", 1),
@@ -314,8 +338,8 @@ async def test_a_rerun_replaces_a_seat_whose_old_connection_the_host_still_holds
     with trio.fail_after(20):
         async with open_table(2) as table:
             conn = await open_connection("127.0.0.1", table.port, JOINERS[0], LOBBY_ID)
-            join_request = {"t": "join", "v": lobby.LOBBY_VERSION, "name": "p0",
-                            "dh": b"o" * 32, "bot": False, "port": 3999}  # fmt: skip
+            join_request = {"t": "join", "v": lobby.LOBBY_VERSION, "name": "p0", "dh": b"o" * 32,
+                            "bot": False, "host": "127.0.0.1", "port": 3999}  # fmt: skip
             await conn.send(lobby._sign(JOINERS[0], conn, join_request))
             await conn.receive()  # the welcome; then it falls silent
             async with trio.open_nursery() as nursery:
@@ -338,8 +362,8 @@ async def test_the_game_never_starts_with_a_joiner_that_is_gone(
     with trio.fail_after(20):
         async with open_table(2) as table:
             conn = await open_connection("127.0.0.1", table.port, ghost, LOBBY_ID)
-            join_request = {"t": "join", "v": lobby.LOBBY_VERSION, "name": "ghost",
-                            "dh": b"g" * 32, "bot": False, "port": 3999}  # fmt: skip
+            join_request = {"t": "join", "v": lobby.LOBBY_VERSION, "name": "ghost", "dh": b"g" * 32,
+                            "bot": False, "host": "127.0.0.1", "port": 3999}  # fmt: skip
             await conn.send(lobby._sign(ghost, conn, join_request))
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(join, table, 0)
@@ -371,8 +395,17 @@ async def test_hearts_list_sees_a_seat_freed_at_once(tmp_path: Path) -> None:
             nursery.start_soon(host)
             await seats(1)
             async with trio.open_nursery() as joiner:
-                joiner.start_soon(lambda: join_lobby("127.0.0.1", address[0], JOINERS[0], "p0",
-                                                     b"d" * 32, False, 1))  # fmt: skip
+                joiner.start_soon(
+                    lambda: join_lobby(
+                        "127.0.0.1",
+                        address[0],
+                        JOINERS[0],
+                        "p0",
+                        b"d" * 32,
+                        False,
+                        ("127.0.0.1", 1),
+                    )
+                )
                 await seats(2)
                 joiner.cancel_scope.cancel()  # the joiner leaves
             await seats(1)
