@@ -15,6 +15,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from .private_files import open_private, private_dir
+
 __all__ = ["Identity", "IdentityError", "PublicIdentity", "fingerprint", "verify"]
 
 PUBLIC_KEY_BYTES = 32
@@ -82,9 +84,9 @@ class Identity:
             raw = path.read_bytes()
         except FileNotFoundError:
             ident = cls.generate()
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(path.parent)
             tmp = path.with_suffix(".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            fd = open_private(tmp, os.O_WRONLY | os.O_TRUNC)
             with os.fdopen(fd, "wb") as f:
                 f.write(ident.private_bytes())
                 f.flush()

@@ -3,7 +3,9 @@
 Each record is ``[u32 length][u32 crc32][entry bytes]`` after a short header. Entries are the exact
 signed bytes received, so the file can be re-verified by anyone, offline. A power cut can tear
 only the last record: loading finds it by its length or CRC and drops it, keeping everything
-before it. A bad record anywhere else is corruption and is reported, not skipped.
+before it. A bad record anywhere else is corruption and is reported, not skipped. Loading reads
+each byte a bounded number of times whatever the file holds, so a crafted log cannot make the
+audit slow.
 
 The hash chain runs over the entries in log order: ``head = SHA-256(head ‖ SHA-256(entry))`` from
 32 zero bytes. Every message names the head at the start of its step, which binds it to all
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from .private_files import open_private, private_dir
 from .wire import pack, unpack
 
 __all__ = [
@@ -62,7 +65,7 @@ class LoadedLog:
 
 
 def _records(data: bytes) -> Iterator[tuple[int, bytes | None]]:
-    """(end offset, entry) per record; entry None for a torn tail at that offset."""
+    """(end offset, entry) per record; entry None for a bad record at that offset (and last)."""
     pos = len(MAGIC)
     while pos < len(data):
         if pos + _RECORD.size > len(data):
@@ -95,7 +98,7 @@ def read_log(path: Path) -> LoadedLog:
     head = GENESIS_HEAD
     for end, entry in _records(data):
         if entry is None:
-            if _has_valid_record_after(data, end):
+            if not _is_torn_tail(data, end):
                 raise LogCorrupt(f"{path}: damaged record at byte {end}, with entries after it")
             return LoadedLog(entries, heads, good, torn=True)
         entries.append(entry)
@@ -105,15 +108,21 @@ def read_log(path: Path) -> LoadedLog:
     return LoadedLog(entries, heads, good, torn=False)
 
 
-def _has_valid_record_after(data: bytes, pos: int) -> bool:
-    """Whether a whole, CRC-valid record starts anywhere after a bad one (so: not a torn tail)."""
-    for start in range(pos + 1, len(data) - _RECORD.size):
-        length, crc = _RECORD.unpack_from(data, start)
-        end = start + _RECORD.size + length
-        whole = 0 < length <= MAX_RECORD and end <= len(data)
-        if whole and zlib.crc32(data[start + _RECORD.size : end]) == crc:
-            return True
-    return False
+def _is_torn_tail(data: bytes, pos: int) -> bool:
+    """Whether the bad record at ``pos`` is what an interrupted append leaves: the file ends
+    inside it, or nothing but zero bytes (space allocated, data never written) follows it.
+
+    Anything else after a bad record is corruption. One look at the rest of the file, so
+    loading stays linear in its size (a scan for a valid record at every later offset does not).
+    """
+    if pos + _RECORD.size > len(data):
+        return True
+    length, _ = _RECORD.unpack_from(data, pos)
+    end = pos + _RECORD.size + length
+    if 0 < length <= MAX_RECORD and end >= len(data):
+        return True
+    start = end if 0 < length <= MAX_RECORD else pos
+    return data.count(0, start) == len(data) - start
 
 
 class GameLog:
@@ -129,15 +138,15 @@ class GameLog:
     @classmethod
     def open(cls, path: Path) -> GameLog:
         """Open ``path`` for appending, creating it, or loading and resuming an existing one."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         if path.exists() and path.stat().st_size > 0:
             loaded = read_log(path)
-            f: IO[bytes] = open(path, "r+b")  # noqa: SIM115 - kept open for the game's life
+            f: IO[bytes] = os.fdopen(open_private(path, os.O_RDWR), "r+b")
             f.truncate(loaded.good_size)
             f.seek(loaded.good_size)
         else:
             loaded = LoadedLog([], [], len(MAGIC), torn=False)
-            f = open(path, "wb")  # noqa: SIM115
+            f = os.fdopen(open_private(path, os.O_WRONLY | os.O_TRUNC), "wb")
             f.write(MAGIC)
             f.flush()
             os.fsync(f.fileno())
@@ -203,9 +212,9 @@ class SecretStore:
         return value
 
     def save(self, secrets: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         tmp = self.path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = open_private(tmp, os.O_WRONLY | os.O_TRUNC)
         with os.fdopen(fd, "wb") as f:
             f.write(pack(secrets))
             f.flush()

@@ -63,6 +63,7 @@ async def _announce(args: argparse.Namespace) -> None:
                     rules=json.loads(args.rules),
                     seats_total=args.seats,
                     seats_taken=args.taken,
+                    addresses=[iface.address for iface in ifaces][:4],
                     port=args.tcp_port,
                     config=config,
                     interval=args.interval,

@@ -136,6 +136,7 @@ async def announce(
     table_name: str,
     rules: Mapping[str, Any],
     seats_total: int,
+    addresses: Sequence[str],
     port: int,
     seats_taken: int = 0,
     state: TableState = TableState.OPEN,
@@ -144,6 +145,9 @@ async def announce(
     task_status: trio.TaskStatus[Announcer] = trio.TASK_STATUS_IGNORED,
 ) -> NoReturn:
     """Announce a table on each interface every ``interval`` s ±20 % until cancelled.
+
+    ``addresses`` and ``port`` are where the lobby listens: they are signed into the
+    announcement, and joiners take the table only from a packet sent from one of them.
 
     Start it with ``announcer = await nursery.start(announce, identity, ifaces, ...)``; the
     first announcement is out before ``start`` returns. Cancelling it sends a goodbye so
@@ -159,6 +163,7 @@ async def announce(
         rules=rules,
         seats_taken=seats_taken,
         seats_total=seats_total,
+        addresses=tuple(addresses),
         port=port,
         state=state,
         every=round(interval * 1000),

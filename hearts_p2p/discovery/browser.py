@@ -30,7 +30,8 @@ PROBE_SCHEDULE = (0.0, 0.25, 0.75, 1.25, 1.75)
 class Browser:
     """Live tables heard on the chosen interfaces; made by :func:`open_browser`.
 
-    ``drops`` counts the datagrams that were not valid discovery packets, by reason.
+    ``drops`` counts the datagrams that were not valid discovery packets, by reason, and
+    (``"elsewhere"``) the announcements heard from an address they do not name.
     """
 
     def __init__(self, config: DiscoveryConfig) -> None:
@@ -81,9 +82,15 @@ class Browser:
                 self.drops[e.reason] += 1
                 log.debug("dropped datagram from %s:%d on %s: %s", host, port, iface.name, e)
                 continue
-            if ad is not None and self._directory.observe(
-                ad, host, iface.name, trio.current_time()
-            ):
+            if ad is None:
+                continue
+            if host not in ad.addresses:
+                # A genuine announcement heard from an address it does not name: replayed or
+                # relayed, it must not send joiners there.
+                self.drops["elsewhere"] += 1
+                log.debug("ignored %s's table heard from %s on %s", ad.host_name, host, iface.name)
+                continue
+            if self._directory.observe(ad, host, iface.name, trio.current_time()):
                 self._notify()
 
     async def _expire(self) -> NoReturn:

@@ -24,7 +24,8 @@ JITTER = 0.2
 class TableInfo:
     """A table as last heard: the host's announcement plus where and when it came from.
 
-    ``address`` is the packet's source address: joiners connect there, on ``announcement.port``.
+    ``address`` is the packet's source address, one the announcement names (the browser keeps
+    no other): joiners connect there, on ``announcement.port``.
     Times are on the listener's clock (``trio.current_time()``).
     """
 

@@ -5,13 +5,17 @@ the host's 64-byte Ed25519 signature over everything before it. A probe is the h
 bytes of padding, so an answer is never many times the size of the question.
 
 Announcements are only hints (anyone can replay one), but a packet whose signature does not
-match the key it names is dropped: it can only be noise or a forgery. Decoding is strict and
-turns every defect into a :class:`PacketError` whose ``reason`` the receiver counts.
+match the key it names is dropped: it can only be noise or a forgery. The host signs the
+addresses and the port its lobby listens on, so a genuine announcement replayed from elsewhere
+cannot send joiners elsewhere: the browser takes a table only from an address it names.
+Decoding is strict and turns every defect into a :class:`PacketError` whose ``reason`` the
+receiver counts.
 """
 
 from __future__ import annotations
 
 import enum
+import ipaddress
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,16 +41,18 @@ __all__ = [
 ]
 
 MAGIC = b"HRTS"
-VERSION = 1
+VERSION = 2
 HEADER_BYTES = 6
 PROBE_BYTES = 32
 MAX_PACKET = 1200
 TABLE_ID_BYTES = 16
 MAX_TEXT = 64
 MAX_SEATS = 16
+MAX_ADDRESSES = 4
 _SIGNING_TAG = b"hearts-p2p announcement\0"
 _FIELDS = frozenset(
-    {"table", "host_key", "host", "name", "rules", "seats", "port", "state", "age", "every"}
+    {"table", "host_key", "host", "name", "rules", "seats", "addrs", "port", "state"}
+    | {"age", "every"}
 )
 
 
@@ -78,6 +84,7 @@ class Announcement:
     ``rules`` is the caller's summary, passed through untouched. ``age`` is how many seconds the
     table has been open (by the host's clock, so no clock sync is needed) and ``every`` the
     host's announcement interval in milliseconds, from which listeners derive expiry.
+    ``addresses`` are the IPv4 addresses the lobby listens on, with ``port``.
     """
 
     table_id: bytes
@@ -87,6 +94,7 @@ class Announcement:
     rules: Mapping[str, Any]
     seats_taken: int
     seats_total: int
+    addresses: tuple[str, ...]
     port: int
     state: TableState
     age: int = 0
@@ -100,6 +108,8 @@ class Announcement:
         _check(all(isinstance(k, str) for k in self.rules), "rules summary keys must be strings")
         _check(0 < self.seats_total <= MAX_SEATS, "seats total out of range")
         _check(0 <= self.seats_taken <= self.seats_total, "seats taken out of range")
+        _check(0 < len(self.addresses) <= MAX_ADDRESSES, "1 to 4 addresses")
+        _check(all(_is_ipv4(a) for a in self.addresses), "addresses are dotted IPv4")
         _check(0 < self.port < 65536, "port out of range")
         _check(0 <= self.age < 2**32, "age out of range")
         _check(100 <= self.every <= 60_000, "interval out of range")
@@ -108,6 +118,14 @@ class Announcement:
 def _check(ok: bool, message: str) -> None:
     if not ok:
         raise PacketError("schema", message)
+
+
+def _is_ipv4(value: object) -> bool:
+    """Dotted-quad in its one canonical spelling, so equal addresses compare equal."""
+    try:
+        return isinstance(value, str) and str(ipaddress.IPv4Address(value)) == value
+    except ValueError:
+        return False
 
 
 def _check_text(value: object, what: str) -> None:
@@ -136,6 +154,7 @@ def encode_announcement(ad: Announcement, identity: Identity) -> bytes:
             "name": ad.table_name,
             "rules": dict(ad.rules),
             "seats": [ad.seats_taken, ad.seats_total],
+            "addrs": list(ad.addresses),
             "port": ad.port,
             "state": ad.state.value,
             "age": ad.age,
@@ -210,6 +229,7 @@ def _announcement(f: dict[str, Any]) -> Announcement:
         return value
 
     seats = typed("seats", list)
+    addresses = typed("addrs", list)
     _check(len(seats) == 2, "seats is [taken, total]")
     _check(all(type(s) is int for s in seats), "seats are integers")
     try:
@@ -224,6 +244,7 @@ def _announcement(f: dict[str, Any]) -> Announcement:
         rules=typed("rules", dict),
         seats_taken=seats[0],
         seats_total=seats[1],
+        addresses=tuple(addresses),
         port=typed("port", int),
         state=state,
         age=typed("age", int),

@@ -1,21 +1,27 @@
 """The lobby: joiners reach the host, take seats, and learn where every other player listens.
 
 Lobby connections are authenticated like any other (signed challenge), under a fixed lobby id,
-since a joiner that came by ``--peer`` does not know the game id yet. The host answers with the
-game id and, once the table is full, the roster of keys and addresses for the full mesh. The
-lobby decides nothing about cards: the genesis, co-signed by all, is the game's first word.
+since a joiner that came by ``--peer`` does not know the game id yet. Every lobby message is
+signed by its sender over the connection's handshake transcript, so nobody on the path can
+rewrite one (the roster above all) or carry it into another connection. The host answers with
+the game id and, once the table is full and every joiner has answered a last check, the roster
+of keys and addresses for the full mesh. A seat is the joiner's while its connection lives: one
+that leaves frees it, and the same key coming back takes it again. The lobby decides nothing
+about cards: the genesis, co-signed by all, is the game's first word.
 """
 
 from __future__ import annotations
 
+import enum
+import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import trio
 
-from ..identity import Identity, PublicIdentity
+from ..identity import SIGNATURE_BYTES, Identity, PublicIdentity, verify
 from ..transport import (
     Connection,
     HandshakeError,
@@ -27,17 +33,36 @@ from ..transport import (
 from ..wire import WireError, pack, unpack
 from .genesis import MAX_NAME
 
-__all__ = ["LOBBY_ID", "LobbyError", "Seat", "Welcome", "host_lobby", "join_lobby"]
+__all__ = [
+    "LOBBY_ID",
+    "HostLink",
+    "LobbyError",
+    "Seat",
+    "SeatChange",
+    "Welcome",
+    "host_lobby",
+    "join_lobby",
+    "start_players",
+]
 
 log = logging.getLogger(__name__)
 LOBBY_ID = b"hearts-p2p lobby"
-LOBBY_VERSION = 1
+LOBBY_VERSION = 2
 HANDSHAKE_TIMEOUT = 10.0
 CONNECT_PATIENCE = 20.0  # how long a joiner keeps trying to reach the host
+MAX_PENDING = 32  # connections still in the handshake; more are closed at once
+CHECK_TIMEOUT = 3.0  # how long a seated joiner has to answer the last check before the start
+_SIGNING_TAG = b"hearts-p2p lobby message\0"
 
 
 class LobbyError(Exception):
     """The lobby could not seat this player; the message says why."""
+
+
+class SeatChange(enum.Enum):
+    JOINED = "joined"
+    LEFT = "left"
+    RETURNED = "came back"
 
 
 @dataclass(frozen=True)
@@ -61,17 +86,185 @@ class Welcome:
     roster: tuple[Member, ...]
 
 
-def _join_request(msg: Any) -> tuple[str, bytes, bool, int]:
+@dataclass(eq=False)
+class HostLink:
+    """The host's end of a seated joiner's lobby connection: sends signed messages on it."""
+
+    conn: Connection
+    identity: Identity
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.conn.send(_sign(self.identity, self.conn, msg))
+
+    async def aclose(self) -> None:
+        await self.conn.aclose()
+
+
+def _sign(identity: Identity, conn: Connection, msg: dict[str, Any]) -> bytes:
+    body = pack(msg)
+    return body + identity.sign(_SIGNING_TAG + conn.transcript + body)
+
+
+async def _receive_signed(conn: Connection) -> Any:
+    """The next message from the peer, which must have signed it for this connection."""
+    frame = await conn.receive()
+    body, signature = frame[:-SIGNATURE_BYTES], frame[-SIGNATURE_BYTES:]
+    if len(frame) <= SIGNATURE_BYTES or not verify(
+        conn.peer_key, signature, _SIGNING_TAG + conn.transcript + body
+    ):
+        raise LobbyError("a lobby message not signed by its sender for this connection")
+    return unpack(body)
+
+
+def _join_request(msg: Any) -> tuple[str, bytes, bool, tuple[str, int]]:
     if not isinstance(msg, dict) or msg.get("t") != "join" or msg.get("v") != LOBBY_VERSION:
         raise LobbyError("not a join request of this version")
     name, dh, bot, port = msg.get("name"), msg.get("dh"), msg.get("bot"), msg.get("port")
+    host = msg.get("host")
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
         raise LobbyError(f"a player name is 1 to {MAX_NAME} characters")
     if not isinstance(dh, bytes) or len(dh) != 32 or not isinstance(bot, bool):
         raise LobbyError("malformed join request")
-    if not isinstance(port, int) or not 0 < port < 65536:
-        raise LobbyError("a joiner must give the port it listens on")
-    return name, dh, bot, port
+    if not _is_ipv4(host) or not isinstance(port, int) or not 0 < port < 65536:
+        raise LobbyError("a joiner must give the IPv4 address and port it listens on")
+    assert isinstance(host, str)
+    return name, dh, bot, (host, port)
+
+
+def _is_ipv4(value: object) -> bool:
+    try:
+        return isinstance(value, str) and str(ipaddress.IPv4Address(value)) == value
+    except ValueError:
+        return False
+
+
+@dataclass(eq=False)
+class _Seated:
+    seat: Seat
+    link: HostLink
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    checked: bool = False
+
+
+class _Lobby:
+    """The host's seats, in joining order, each held by a live connection."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        welcome: dict[str, Any],
+        seats: int,
+        on_change: Callable[[list[Seat], Seat, SeatChange], None],
+    ) -> None:
+        self.identity = identity
+        self.welcome = welcome
+        self.size = seats
+        self.on_change = on_change
+        self.seated: list[_Seated] = []
+        self.changed = trio.Event()
+        self.closed = False  # the start is decided: nobody else is seated
+        self.pending = 0  # connections not yet authenticated with a join request
+
+    def _notify(self, seated: _Seated, change: SeatChange) -> None:
+        self.on_change([s.seat for s in self.seated], seated.seat, change)
+        self.changed.set()
+        self.changed = trio.Event()
+
+    def refusal(self, key: bytes, dh: bytes) -> str | None:
+        others = [s for s in self.seated if s.seat.who.public_key != key]
+        if dh in {s.seat.dh for s in others}:
+            return "another player has this pass key"
+        if self.closed or (len(others) == len(self.seated) and len(others) >= self.size):
+            return "the table is full"
+        return None
+
+    def take(self, seated: _Seated) -> None:
+        """Seat a joiner; the same key coming back takes its old seat in its old place."""
+        key = seated.seat.who.public_key
+        for i, old in enumerate(self.seated):
+            if old.seat.who.public_key == key:
+                old.scope.cancel()
+                self.seated[i] = seated
+                self._notify(seated, SeatChange.RETURNED)
+                return
+        self.seated.append(seated)
+        self._notify(seated, SeatChange.JOINED)
+
+    def free(self, seated: _Seated) -> None:
+        if seated in self.seated and not self.closed:
+            self.seated.remove(seated)
+            self._notify(seated, SeatChange.LEFT)
+
+    async def serve(self, stream: trio.SocketStream) -> None:
+        self.pending += 1
+        try:
+            with trio.fail_after(HANDSHAKE_TIMEOUT):
+                conn = await accept_connection(stream, self.identity, LOBBY_ID)
+                name, dh, bot, address = _join_request(await _receive_signed(conn))
+        except (TransportError, WireError, LobbyError, trio.TooSlowError, OSError) as e:
+            log.info("lobby: refused a connection: %s", e)
+            await trio.aclose_forcefully(stream)
+            return
+        finally:
+            self.pending -= 1
+        link = HostLink(conn, self.identity)
+        reason = self.refusal(conn.peer_key, dh)
+        if reason is not None:
+            await _send_quietly(link, {"t": "refused", "reason": reason})
+            await conn.aclose()
+            return
+        seated = _Seated(Seat(PublicIdentity(name, conn.peer_key), dh, bot, address), link)
+        self.take(seated)
+        await _send_quietly(link, self.welcome)
+        await self._watch(seated)
+
+    async def _watch(self, seated: _Seated) -> None:
+        """Read the joiner's answers until it leaves (or the start), then free its seat."""
+        with seated.scope:
+            try:
+                while True:
+                    msg = await _receive_signed(seated.link.conn)
+                    if not isinstance(msg, dict) or msg.get("t") != "here":
+                        raise LobbyError("unexpected lobby message")
+                    seated.checked = True
+                    self.changed.set()
+                    self.changed = trio.Event()
+            except (TransportError, WireError, LobbyError) as e:
+                log.info("lobby: %s left: %s", seated.seat.who.name, e)
+        if not self.closed:
+            self.free(seated)
+            await trio.aclose_forcefully(seated.link.conn)
+
+    async def wait_ready(self) -> None:
+        """Return once every seat is taken by a joiner that answered the last check."""
+        while True:
+            while len(self.seated) < self.size:
+                await self.changed.wait()
+            await self._check()
+            if len(self.seated) == self.size:
+                self.closed = True
+                return
+
+    async def _check(self) -> None:
+        """Ask every seat whether its joiner is still there; free the seats that do not say.
+
+        A seat that empties meanwhile ends the check: the table waits to be full again.
+        """
+        asked: set[_Seated] = set()
+        with trio.move_on_after(CHECK_TIMEOUT) as waiting:
+            while len(self.seated) == self.size and not all(s.checked for s in self.seated):
+                for s in [s for s in self.seated if s not in asked]:
+                    asked.add(s)
+                    await _send_quietly(s.link, {"t": "check"})
+                await self.changed.wait()
+        if waiting.cancelled_caught:
+            for s in [s for s in self.seated if not s.checked]:
+                s.scope.cancel()
+                self.free(s)
+                await trio.aclose_forcefully(s.link.conn)
+        if len(self.seated) < self.size:
+            for s in self.seated:
+                s.checked = False
 
 
 async def host_lobby(
@@ -81,82 +274,54 @@ async def host_lobby(
     table_name: str,
     rules: dict[str, Any],
     seats: int,
-    on_change: Callable[[list[Seat]], None],
-) -> tuple[list[Seat], list[Connection]]:
-    """Accept joiners until ``seats`` have joined; returns them with their open connections."""
-    joined: list[Seat] = []
-    conns: list[Connection] = []
-    full = trio.Event()
-
-    async def serve(stream: trio.SocketStream) -> None:
-        try:
-            with trio.fail_after(HANDSHAKE_TIMEOUT):
-                conn = await accept_connection(stream, identity, LOBBY_ID)
-                request = _join_request(unpack(await conn.receive()))
-        except (TransportError, WireError, LobbyError, trio.TooSlowError, OSError) as e:
-            log.info("lobby: refused a connection: %s", e)
-            await trio.aclose_forcefully(stream)
-            return
-        name, dh, bot, port = request
-        keys = {s.who.public_key for s in joined} | {identity.public_key}
-        taken = conn.peer_key in keys or dh in {s.dh for s in joined}
-        if full.is_set() or taken:
-            reason = "the table is full" if full.is_set() else "this key is seated already"
-            await _send_quietly(conn, {"t": "refused", "reason": reason})
-            await conn.aclose()
-            return
-        remote = conn.remote or ("127.0.0.1", 0)
-        seat = Seat(PublicIdentity(name, conn.peer_key), dh, bot, (remote[0], port))
-        joined.append(seat)
-        conns.append(conn)
-        on_change(list(joined))
-        if len(joined) == seats:
-            full.set()
-        welcome = {"t": "welcome", "game": game_id, "table": table_name, "rules": rules}
-        await _send_quietly(conn, welcome)
-
+    on_change: Callable[[list[Seat], Seat, SeatChange], None],
+) -> tuple[list[Seat], list[HostLink]]:
+    """Seat joiners until ``seats`` are taken by joiners still there; them and their links."""
+    welcome = {"t": "welcome", "game": game_id, "table": table_name, "rules": rules}
+    lobby = _Lobby(identity, welcome, seats, on_change)
     async with trio.open_nursery() as nursery:
-        accepting = trio.CancelScope()
 
         async def accept_loop() -> None:
-            with accepting:
-                while True:
+            while True:
+                try:
                     stream = await listener.accept()
-                    nursery.start_soon(serve, stream)
+                except OSError as e:  # out of file descriptors, say: back off, do not die
+                    log.warning("lobby: accept failed: %s", e)
+                    await trio.sleep(1.0)
+                    continue
+                if lobby.pending >= MAX_PENDING:
+                    await trio.aclose_forcefully(stream)  # a flood costs the flooder only
+                    continue
+                nursery.start_soon(lobby.serve, stream)
 
         nursery.start_soon(accept_loop)
-        await full.wait()
-        accepting.cancel()  # seated joiners still get their welcome; latecomers are refused
-    return joined, conns
+        await lobby.wait_ready()
+        nursery.cancel_scope.cancel()  # the seated keep their connections for the start
+    return [s.seat for s in lobby.seated], [s.link for s in lobby.seated]
 
 
-async def _send_quietly(conn: Connection, msg: dict[str, Any]) -> None:
+async def _send_quietly(link: HostLink, msg: dict[str, Any]) -> None:
     try:
-        await conn.send(pack(msg))
+        await link.send(msg)
     except TransportError as e:
         log.info("lobby: could not answer a joiner: %s", e)
 
 
-async def start_players(conns: list[Connection], roster: list[Member], genesis_wait: float) -> None:
+async def start_players(links: list[HostLink], roster: list[Member], genesis_wait: float) -> None:
     """Tell every joiner the roster (keys and addresses) and close the lobby connections."""
-    frame = pack(
-        {
-            "t": "start",
-            "roster": [
-                {"key": m.public_key, "host": m.address[0] if m.address else "", "port":
-                 m.address[1] if m.address else 0}
-                for m in roster
-            ],
-        }
-    )  # fmt: skip
-    for conn in conns:
-        try:
-            await conn.send(frame)
-        except TransportError as e:
-            log.info("lobby: a joiner left before the start: %s", e)
+    start = {
+        "t": "start",
+        "roster": [
+            {"key": m.public_key, "host": m.address[0] if m.address else "", "port":
+             m.address[1] if m.address else 0}
+            for m in roster
+        ],
+    }  # fmt: skip
+    for link in links:
+        await _send_quietly(link, start)
     with trio.move_on_after(genesis_wait):
-        for conn in conns:
-            await conn.aclose()
+        for link in links:
+            await link.aclose()
 
 
 async def join_lobby(
@@ -166,33 +331,46 @@ async def join_lobby(
     name: str,
     dh: bytes,
     bot: bool,
-    listen_port: int,
+    listen_at: tuple[str, int],
     host_key: bytes | None = None,
     on_welcome: Callable[[Welcome], Awaitable[None]] | None = None,
 ) -> Welcome:
-    """Take a seat at the table at ``host:port`` and wait for the game to start."""
+    """Take a seat at the table at ``host:port`` and wait for the game to start.
+
+    ``listen_at`` is where this joiner listens for the mesh: signed, so nobody on the path
+    can point the others elsewhere (the host does not take the connection's source address).
+    ``host_key`` is the key the table was announced with: the handshake refuses anyone else.
+    """
     conn = await _reach(host, port, identity, host_key)
     async with conn:
         request = {"t": "join", "v": LOBBY_VERSION, "name": name, "dh": dh, "bot": bot,
-                   "port": listen_port}  # fmt: skip
+                   "host": listen_at[0], "port": listen_at[1]}  # fmt: skip
         try:
-            await conn.send(pack(request))
-            answer = unpack(await conn.receive())
-            if not isinstance(answer, dict) or answer.get("t") != "welcome":
-                reason = answer.get("reason") if isinstance(answer, dict) else None
-                raise LobbyError(f"the host refused: {reason or 'no reason given'}")
-            game_id, table, rules = answer.get("game"), answer.get("table"), answer.get("rules")
-            if not isinstance(game_id, bytes) or len(game_id) != 16:
-                raise LobbyError("the host sent a malformed welcome")
-            if not isinstance(table, str) or not isinstance(rules, dict):
-                raise LobbyError("the host sent a malformed welcome")
-            welcome = Welcome(game_id, conn.peer_key, table, rules, ())
+            await conn.send(_sign(identity, conn, request))
+            welcome = _welcome(await _receive_signed(conn), conn.peer_key)
             if on_welcome is not None:
                 await on_welcome(welcome)
-            start = unpack(await conn.receive())
+            while True:
+                msg = await _receive_signed(conn)
+                if not (isinstance(msg, dict) and msg.get("t") == "check"):
+                    break
+                await conn.send(_sign(identity, conn, {"t": "here"}))
         except (TransportError, WireError) as e:
             raise LobbyError(f"the host closed the lobby: {e}") from None
-    return Welcome(game_id, welcome.host_key, table, rules, _roster(start))
+    roster = _roster(msg, conn.peer_key, identity.public_key)
+    return Welcome(welcome.game_id, welcome.host_key, welcome.table_name, welcome.rules, roster)
+
+
+def _welcome(answer: Any, host_key: bytes) -> Welcome:
+    if not isinstance(answer, dict) or answer.get("t") != "welcome":
+        reason = answer.get("reason") if isinstance(answer, dict) else None
+        raise LobbyError(f"the host refused: {reason or 'no reason given'}")
+    game_id, table, rules = answer.get("game"), answer.get("table"), answer.get("rules")
+    if not isinstance(game_id, bytes) or len(game_id) != 16:
+        raise LobbyError("the host sent a malformed welcome")
+    if not isinstance(table, str) or not isinstance(rules, dict):
+        raise LobbyError("the host sent a malformed welcome")
+    return Welcome(game_id, host_key, table, rules, ())
 
 
 async def _reach(host: str, port: int, identity: Identity, host_key: bytes | None) -> Connection:
@@ -206,13 +384,14 @@ async def _reach(host: str, port: int, identity: Identity, host_key: bytes | Non
                     return await open_connection(host, port, identity, LOBBY_ID, expected=host_key)
             except (OSError, TransportError, trio.TooSlowError) as e:
                 error = e
-                if isinstance(e, HandshakeError) and e.reason in ("unknown-peer", "table"):
+                if isinstance(e, HandshakeError) and e.reason in ("unknown-peer", "refused"):
                     break  # a definite answer: someone else is at that address
             await trio.sleep(0.5)
     raise LobbyError(f"cannot reach the table at {host}:{port}: {error or 'timed out'}")
 
 
-def _roster(msg: Any) -> tuple[Member, ...]:
+def _roster(msg: Any, host_key: bytes, own_key: bytes) -> tuple[Member, ...]:
+    """The start's roster: the host first, this joiner once, no key twice."""
     if (
         not isinstance(msg, dict)
         or msg.get("t") != "start"
@@ -229,4 +408,7 @@ def _roster(msg: Any) -> tuple[Member, ...]:
         if not isinstance(port, int) or not 0 <= port < 65536:
             raise LobbyError("the host sent a malformed roster")
         out.append(Member(key, (host, port) if host and port else None))
+    keys = [m.public_key for m in out]
+    if not keys or keys[0] != host_key or keys.count(own_key) != 1 or len(set(keys)) != len(keys):
+        raise LobbyError("the host sent a roster without it first, without us, or with a key twice")
     return tuple(out)

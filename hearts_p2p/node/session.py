@@ -30,7 +30,7 @@ from ..transport import Member, open_mesh
 from ..wire import WireError, decode_frame
 from .genesis import Genesis, GenesisError, Player
 from .keys import pass_public_key
-from .lobby import LobbyError, Seat, Welcome, host_lobby, join_lobby, start_players
+from .lobby import LobbyError, Seat, SeatChange, Welcome, host_lobby, join_lobby, start_players
 from .protocol import Abort, GameProtocol, Status
 from .runner import GameRunner, RunnerConfig
 from .store import DataDir, DataDirBusy, ResumeState
@@ -117,10 +117,12 @@ async def host_game(
         await front.notify(Notice(f"Table {table_name!r} open on {opts.address}:{port}; "
                                   f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
 
-        def changed(seats: list[Seat]) -> None:
+        def changed(seats: list[Seat], seat: Seat, change: SeatChange) -> None:
             announcer.update(seats_taken=1 + len(seats))
-            who = seats[-1].who
-            nursery.start_soon(front.notify, Notice(f"{who.name} joined ({who.fingerprint})"))
+            who = seat.who
+            nursery.start_soon(
+                front.notify, Notice(f"{who.name} {change.value} ({who.fingerprint})")
+            )
 
         joined, conns = await host_lobby(
             listener, identity, game_id, table_name, rules.to_dict(), rules.players - 1, changed
@@ -167,6 +169,7 @@ async def _announce(
         table_name=table_name,
         rules=rules.to_dict(),
         seats_total=rules.players,
+        addresses=[opts.address],
         port=port,
         seats_taken=1,
         config=opts.discovery,
@@ -204,8 +207,9 @@ async def join_game(
 
     try:
         dh = pass_public_key(secret)
+        at = (opts.address, port)
         welcome = await join_lobby(
-            peer[0], peer[1], identity, opts.name, dh, opts.is_bot, port, host_key, seated
+            peer[0], peer[1], identity, opts.name, dh, opts.is_bot, at, host_key, seated
         )
     except LobbyError as e:
         raise SessionError(str(e)) from None

@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from ..identity import Identity
 from ..log import SecretStore
+from ..private_files import open_private, private_dir
 from ..transport import Member
 
 __all__ = ["DataDir", "DataDirBusy", "GameFiles", "ResumeState", "default_data_dir"]
@@ -85,8 +86,8 @@ class DataDir:
     def lock(self) -> None:
         """Hold this directory for this process (released when it exits, even by SIGKILL), so
         two peers never write one identity's log at once."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        f = open(self.root / "lock", "wb")  # noqa: SIM115 - held for the process's life
+        private_dir(self.root)
+        f = os.fdopen(open_private(self.root / "lock", os.O_WRONLY), "wb")
         try:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -114,7 +115,7 @@ class DataDir:
 
     def save_unfinished(self, role: str, state: ResumeState) -> None:
         files = self.game(state.game_id)
-        files.state.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(files.state.parent)
         _write_json(files.state, state.to_json())
         _write_json(self._pointer(role), {"game_id": state.game_id.hex()})
 
@@ -134,7 +135,7 @@ class DataDir:
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "w") as f:
+    with os.fdopen(open_private(tmp, os.O_WRONLY | os.O_TRUNC), "w") as f:
         json.dump(data, f)
         f.flush()
         os.fsync(f.fileno())

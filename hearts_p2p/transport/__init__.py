@@ -14,12 +14,13 @@ from .errors import (
     TruncatedFrame,
 )
 from .framing import DEFAULT_MAX_FRAME, FramedStream
-from .handshake import PROTOCOL_TAG, handshake
+from .handshake import PROTOCOL_TAG, Authenticated, accept_handshake, dial_handshake
 from .mesh import Member, Mesh, MeshConfig, open_mesh
 
 __all__ = [
     "DEFAULT_MAX_FRAME",
     "PROTOCOL_TAG",
+    "Authenticated",
     "Connection",
     "ConnectionClosed",
     "FrameTooLarge",
@@ -32,7 +33,8 @@ __all__ = [
     "TransportError",
     "TruncatedFrame",
     "accept_connection",
-    "handshake",
+    "accept_handshake",
+    "dial_handshake",
     "open_connection",
     "open_mesh",
 ]

@@ -9,7 +9,7 @@ import trio
 from hearts_p2p.identity import Identity
 
 from .framing import DEFAULT_MAX_FRAME, FramedStream
-from .handshake import handshake
+from .handshake import Authenticated, accept_handshake, dial_handshake
 
 __all__ = ["Connection", "accept_connection", "open_connection"]
 
@@ -21,10 +21,11 @@ class Connection(trio.abc.AsyncResource):
     frames never interleave; exactly one task should receive.
     """
 
-    def __init__(self, frames: FramedStream, peer_key: bytes) -> None:
+    def __init__(self, frames: FramedStream, peer: Authenticated) -> None:
         self._frames = frames
         self._send_lock = trio.StrictFIFOLock()
-        self.peer_key = peer_key
+        self.peer_key = peer.peer_key
+        self.transcript = peer.transcript  # what both sides signed: lobby messages bind to it
 
     @property
     def local(self) -> tuple[str, int] | None:
@@ -68,8 +69,7 @@ async def accept_connection(
 ) -> Connection:
     """Authenticate an inbound ``stream``. The caller closes it if this raises."""
     frames = FramedStream(stream, max_frame)
-    key = await handshake(frames, identity, table_id, dialer=False, expected=expected)
-    return Connection(frames, key)
+    return Connection(frames, await accept_handshake(frames, identity, table_id, expected))
 
 
 async def open_connection(
@@ -89,14 +89,8 @@ async def open_connection(
     stream = await trio.open_tcp_stream(host, port)
     try:
         frames = FramedStream(stream, max_frame)
-        key = await handshake(
-            frames,
-            identity,
-            table_id,
-            dialer=True,
-            expected=None if expected is None else (expected,),
-        )
+        peer = await dial_handshake(frames, identity, table_id, expected)
     except BaseException:
         await trio.aclose_forcefully(stream)
         raise
-    return Connection(frames, key)
+    return Connection(frames, peer)

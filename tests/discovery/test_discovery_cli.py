@@ -70,6 +70,7 @@ def test_render_never_passes_control_characters() -> None:
         rules={"note": "\x1b[2Jgotcha"},
         seats_taken=2,
         seats_total=4,
+        addresses=("127.0.0.1",),
         port=4000,
         state=TableState.OPEN,
         age=65,

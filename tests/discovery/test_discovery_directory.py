@@ -19,6 +19,7 @@ def ad(table: int = 1, **changes: object) -> Announcement:
         rules={},
         seats_taken=1,
         seats_total=4,
+        addresses=("127.0.0.1",),
         port=4000,
         state=TableState.OPEN,
         age=30,

@@ -8,11 +8,14 @@ import itertools
 import os
 import socket
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 import trio.testing
 
+from hearts_p2p.bots import make_bot
 from hearts_p2p.discovery import (
     Announcer,
     DiscoveryConfig,
@@ -22,8 +25,11 @@ from hearts_p2p.discovery import (
     open_browser,
 )
 from hearts_p2p.discovery.packet import Announcement, encode_announcement
+from hearts_p2p.discovery.sockets import open_listener, receive_datagram
 from hearts_p2p.identity import Identity
 from hearts_p2p.netif import Interface, interface
+from hearts_p2p.node.botseat import BotSeat
+from hearts_p2p.node.session import PeerOptions, SessionError, join_game
 
 LO = [interface("lo")]
 HOST = Identity.from_seed(b"h" * 32)
@@ -45,6 +51,7 @@ def announcer(
         rules={"points": 100},
         seats_total=4,
         seats_taken=1,
+        addresses=["127.0.0.1"],
         port=40000,
         config=config,
         interval=interval,
@@ -150,6 +157,7 @@ async def test_silent_tables_expire(
         rules={},
         seats_taken=1,
         seats_total=4,
+        addresses=("127.0.0.1",),
         port=40000,
         state=TableState.OPEN,
     )
@@ -162,3 +170,53 @@ async def test_silent_tables_expire(
             await browser.wait_changed()
             assert browser.tables() == []
             assert trio.current_time() - info.last_seen <= 7.2 + 1e-6
+
+
+def send_from(config: DiscoveryConfig, data: bytes, source: str) -> None:
+    """Send ``data`` to the group on loopback from ``source`` (any 127/8 address is ours)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
+        s.bind((source, 0))
+        s.sendto(data, (config.group, config.port))
+
+
+async def capture_genuine(config: DiscoveryConfig) -> bytes:
+    """The host's real announcement, as anyone on the LAN hears it."""
+    async with trio.open_nursery() as nursery:
+        listener = await open_listener(LO[0], config)
+        with listener:
+            await nursery.start(announcer(config, interval=30.0))
+            data, _, _ = await receive_datagram(listener)
+        nursery.cancel_scope.cancel()
+    return data
+
+
+async def test_a_replayed_announcement_cannot_send_joiners_elsewhere(
+    config: DiscoveryConfig, tmp_path: Path
+) -> None:
+    """Mallory replays the host's genuine, signed announcement from her own address. The
+    announcement names the host's address: the browser ignores the copy, so neither
+    `hearts list` nor join-by-name sends anyone to Mallory."""
+    with trio.fail_after(20):
+        genuine = await capture_genuine(config)
+        async with open_browser(LO, config=config, probe=False) as browser:
+            for _ in range(3):
+                send_from(config, genuine, "127.0.0.2")
+            while browser.drops["elsewhere"] < 3:
+                await trio.sleep(0.02)
+            assert browser.tables() == []
+            send_from(config, genuine, "127.0.0.1")  # the same bytes from the named address
+            info = await browser.wait_for(lambda t: True)
+        assert info.address == "127.0.0.1"
+        opts = PeerOptions(tmp_path / "joiner", "joiner", LO, discovery=config)
+
+        async def replay() -> None:
+            while True:
+                send_from(config, genuine, "127.0.0.2")
+                await trio.sleep(0.1)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(replay)
+            with pytest.raises(SessionError, match="found no table 'friday'"):
+                await join_game(opts, BotSeat(make_bot("random", 1)), "friday", find_timeout=1.5)
+            nursery.cancel_scope.cancel()

@@ -35,6 +35,7 @@ def ad(**changes: object) -> Announcement:
         rules={"points": 100, "jack_of_diamonds": False},
         seats_taken=2,
         seats_total=4,
+        addresses=("127.0.0.1",),
         port=40123,
         state=TableState.OPEN,
         age=12,
@@ -46,7 +47,7 @@ def ad(**changes: object) -> Announcement:
 def resign(fields: dict[str, object], identity: Identity = HOST) -> bytes:
     """A correctly signed packet around arbitrary fields, to reach the schema checks."""
     body: bytes = msgpack.packb(fields, use_bin_type=True)
-    signed = MAGIC + bytes((1, 1)) + body
+    signed = MAGIC + bytes((2, 1)) + body
     return signed + identity.sign(b"hearts-p2p announcement\0" + signed)
 
 
@@ -58,6 +59,7 @@ def fields() -> dict[str, object]:
         "name": "t",
         "rules": {},
         "seats": [1, 4],
+        "addrs": ["10.0.0.7"],
         "port": 4000,
         "state": "open",
         "age": 0,
@@ -101,13 +103,13 @@ def test_signature_by_another_key() -> None:
     [
         (b"", "short"),
         (b"HRT", "short"),
-        (b"XXXX\x01\x01" + bytes(80), "magic"),
-        (b"HRTS\x02\x01" + bytes(80), "version"),
-        (b"HRTS\x01\x07" + bytes(80), "kind"),
-        (b"HRTS\x01\x02", "size"),
-        (b"HRTS\x01\x01" + bytes(10), "short"),
-        (b"HRTS\x01\x01" + b"\xc1" + bytes(64), "decode"),
-        (b"HRTS\x01\x01" + bytes(MAX_PACKET), "size"),
+        (b"XXXX\x02\x01" + bytes(80), "magic"),
+        (b"HRTS\x01\x01" + bytes(80), "version"),
+        (b"HRTS\x02\x07" + bytes(80), "kind"),
+        (b"HRTS\x02\x02", "size"),
+        (b"HRTS\x02\x01" + bytes(10), "short"),
+        (b"HRTS\x02\x01" + b"\xc1" + bytes(64), "decode"),
+        (b"HRTS\x02\x01" + bytes(MAX_PACKET), "size"),
     ],
 )
 def test_garbage(data: bytes, expected: str) -> None:
@@ -128,6 +130,12 @@ def test_garbage(data: bytes, expected: str) -> None:
         {"seats": [5, 4]},
         {"seats": [True, 4]},
         {"seats": [1, 4, 5]},
+        {"addrs": []},
+        {"addrs": ["10.0.0.1"] * 5},
+        {"addrs": ["10.0.0.01"]},
+        {"addrs": ["::1"]},
+        {"addrs": [b"\x7f\x00\x00\x01"]},
+        {"addrs": "10.0.0.1"},
         {"port": 0},
         {"port": True},
         {"port": "4000"},

@@ -18,11 +18,12 @@ from hearts_p2p.transport import (
     Mesh,
     MeshConfig,
     PeerUnavailable,
-    handshake,
+    dial_handshake,
     open_connection,
     open_mesh,
 )
 from hearts_p2p.transport.framing import FramedStream
+from hearts_p2p.transport.handshake import transcript
 
 TABLE = b"m" * 16
 FAST = MeshConfig(retry_initial=0.02, retry_max=0.1, handshake_timeout=2.0)
@@ -147,7 +148,7 @@ async def test_strays_are_refused_and_counted(caplog: pytest.LogCaptureFixture) 
                 await refused(stranger)  # unknown key
                 await refused(low.identity, b"x" * 16)  # another table
                 await refused(high.identity)  # our own key
-                for junk in (b"GET / HTTP/1.1\r\n\r\n", b"\x00\x00\x00\x60" + bytes(96)):
+                for junk in (b"GET / HTTP/1.1\r\n\r\n", b"\x00\x00\x00\x30" + bytes(48)):
                     stream = await trio.open_tcp_stream(*address)
                     await stream.send_all(junk)
                     await drain(stream)
@@ -160,11 +161,50 @@ async def test_strays_are_refused_and_counted(caplog: pytest.LogCaptureFixture) 
                 assert await m_high.inbox(low.key).receive() == b"still here"
     drops = m_high.drops
     assert drops["handshake:unknown-peer"] == 1
-    assert drops["handshake:table"] == 1
+    assert drops["handshake:signature"] == 1
     assert drops["handshake:self"] == 1
     assert drops["handshake:malformed"] + drops["handshake:protocol"] == 2
     assert drops["handshake:timeout"] == 1
     assert "refused a connection" in caplog.text
+
+
+async def test_a_stranger_hears_nothing_of_the_game_from_a_mesh_listener() -> None:
+    """What a mesh listener sends to someone who has not proven a roster key: its protocol tag,
+    a fresh nonce, an empty refusal. Neither the game id nor any player's key."""
+    stranger = Identity.from_seed(b"s" * 32)
+    with trio.fail_after(15):
+        async with open_peers(2) as peers:
+            low, high = peers
+            async with mesh_of(high, peers):
+                silent = await raw_exchange(high.port, b"")
+                nonce = bytes(32)
+                claim = transcript(TABLE, stranger.public_key, high.key, (nonce, nonce))
+                proof = stranger.public_key + stranger.sign(b"dialer\0" + claim)
+                tried = await raw_exchange(
+                    high.port, frame(b"hearts-p2p/tcp/2" + nonce) + frame(proof)
+                )
+    for heard in (silent, tried):
+        assert TABLE not in heard and high.key not in heard and low.key not in heard
+        assert heard[:20] == bytes([0, 0, 0, 48]) + b"hearts-p2p/tcp/2"
+    assert len(silent) == 4 + 48
+    assert tried[4 + 48 :] == frame(b"")  # refused, and nothing else
+
+
+def frame(payload: bytes) -> bytes:
+    return len(payload).to_bytes(4, "big") + payload
+
+
+async def raw_exchange(port: int, send: bytes) -> bytes:
+    """Everything a listener says to a client that sends ``send``, until it hangs up (or for a
+    moment, if it waits for more)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(send)
+    heard = bytearray()
+    with trio.move_on_after(1.0), contextlib.suppress(trio.BrokenResourceError):
+        while chunk := await stream.receive_some():
+            heard += chunk
+    await stream.aclose()
+    return bytes(heard)
 
 
 async def test_wrong_direction_is_refused() -> None:
@@ -176,7 +216,7 @@ async def test_wrong_direction_is_refused() -> None:
                 m_low._members[high.key] = Member(high.key)
                 stream = await trio.open_tcp_stream("127.0.0.1", low.port)
                 with pytest.raises(HandshakeError):
-                    await handshake(FramedStream(stream), high.identity, TABLE, dialer=True)
+                    await dial_handshake(FramedStream(stream), high.identity, TABLE, low.key)
                 await stream.aclose()
                 while not m_low.drops:
                     await trio.sleep(0.01)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 import stat
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
 
+from hearts_p2p import log as log_module
 from hearts_p2p.log import GENESIS_HEAD, GameLog, LogCorrupt, SecretStore, chain, read_log
 
 
@@ -92,3 +95,48 @@ def test_truncate_keeps_a_prefix_and_appends_after_it(tmp_path: Path) -> None:
     assert read_log(p).entries == [b"one", b"four"]
     with pytest.raises(ValueError):
         GameLog.open(p).truncate(5)
+
+
+class CountingCrc:
+    """Stands in for ``zlib`` in the loader: counts the bytes it checksums, and stops the test
+    at a budget, so a loader that rescans the file fails quickly instead of taking minutes."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.scanned = 0
+
+    def crc32(self, data: bytes) -> int:
+        self.scanned += len(data)
+        if self.scanned > self.budget:
+            raise AssertionError(f"checksummed {self.scanned} bytes, over {self.budget}")
+        return zlib.crc32(data)
+
+
+@pytest.mark.parametrize("size", [1 << 16, 1 << 20])
+def test_a_crafted_log_loads_in_linear_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    """One bad record, then a pattern in which every offset reads as a plausible record header
+    (a length that fits in what is left, a wrong CRC). The loader reports the damage after
+    checksumming no more than the file's own size."""
+    p = tmp_path / "crafted.log"
+    write(p, [b"alpha" * 20, b"beta" * 20]).close()
+    bad = struct.pack(">II", 40, 0) + bytes(40)
+    pattern = bytes([0, 0, 1, 0]) * (size // 4)  # lengths 256, 65536 and 1 at every offset
+    with open(p, "ab") as f:
+        f.write(bad + pattern)
+    counter = CountingCrc(budget=p.stat().st_size)
+    monkeypatch.setattr(log_module, "zlib", counter)
+    with pytest.raises(LogCorrupt, match="damaged record"):
+        read_log(p)
+    assert 0 < counter.scanned <= p.stat().st_size
+
+
+def test_a_torn_record_with_zeros_after_it_is_a_torn_tail(tmp_path: Path) -> None:
+    """The last append's length made it to disk, its data and what follows did not."""
+    p = tmp_path / "game.log"
+    write(p, [b"alpha"]).close()
+    with open(p, "ab") as f:
+        f.write(struct.pack(">II", 10, 1234) + bytes(10) + bytes(100))
+    loaded = read_log(p)
+    assert loaded.torn and loaded.entries == [b"alpha"]
