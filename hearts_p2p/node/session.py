@@ -372,7 +372,7 @@ async def _spawn_bots(
         if not resuming:
             DataDir(bot_dir).finished("join")
         args = [
-            sys.executable, "-m", "cli.main", "bot",
+            sys.executable, "-m", "hearts_p2p.cli.main", "bot",
             "--peer", f"{opts.address}:{port}",
             "--name", name,
             "--strategy", bots.strategy,

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.audit import audit_log
+from hearts_p2p.cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 
 from .log_vectors import DIR, expected, vectors
 

@@ -50,7 +50,7 @@ class Terminal:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", *args],
+            [sys.executable, "-m", "hearts_p2p.cli.main", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,

@@ -115,7 +115,7 @@ def test_whole_game_against_three_bots(tmp_path: Path, terminals: list[Terminal]
     assert f"Check it yourself: hearts audit {log.group(1)}" in screen
     assert "\x1b[31m♥" in term.raw or "\x1b[31m♦" in term.raw  # red suits on a colour terminal
     audit = subprocess.run(
-        [sys.executable, "-m", "cli.main", "audit", log.group(1)],
+        [sys.executable, "-m", "hearts_p2p.cli.main", "audit", log.group(1)],
         capture_output=True, text=True, timeout=60, env=hearts_env(),
     )  # fmt: skip
     assert audit.returncode == 0, audit.stdout + audit.stderr
@@ -215,7 +215,7 @@ def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
     host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=30)
 
     listed = subprocess.run(
-        [sys.executable, "-m", "cli.main", "list", "--port", disc, "--wait", "2"],
+        [sys.executable, "-m", "hearts_p2p.cli.main", "list", "--port", disc, "--wait", "2"],
         capture_output=True, text=True, timeout=30, env=hearts_env(),
     )  # fmt: skip
     assert listed.returncode == 0, listed.stderr
