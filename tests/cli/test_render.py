@@ -7,13 +7,14 @@ import random
 
 import pytest
 
-from cli.commands import Command, InputError, NotYourTurn, parse_line
-from cli.render import Screen, Style, clean
 from hearts_p2p.cards import Card
+from hearts_p2p.cli.commands import Command, InputError, NotYourTurn, parse_line
+from hearts_p2p.cli.render import Screen, Style
 from hearts_p2p.engine import PassCards, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
 from hearts_p2p.frontend import ChatLine, Notice, RosterEntry, SeatedRoster
 from hearts_p2p.rules import Rules
+from hearts_p2p.text import clean
 
 
 def screen(unicode: bool = True, color: bool = False) -> tuple[Screen, io.StringIO]:
