@@ -70,8 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
     tables, now = trio.run(listen)
     if args.json:
-        document = json.dumps([_jsonable(t.to_json(now)) for t in tables], indent=2)
-        sys.stdout.write(json_escaped(document) + "\n")
+        sys.stdout.write(render_json(tables, now))
     else:
         names = ", ".join(i.name for i in ifaces)
         sys.stdout.write(render(tables, now) if tables else f"no tables heard on {names}\n")
@@ -109,6 +108,12 @@ def _age(seconds: float) -> str:
     if s < 3600:
         return f"{s // 60}m{s % 60:02d}s"
     return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
+def render_json(tables: list[TableInfo], now: float) -> str:
+    """The ``--json`` listing: any announcement, whatever its rules hold, safe on a terminal."""
+    document = json.dumps([_jsonable(t.to_json(now)) for t in tables], indent=2)
+    return json_escaped(document) + "\n"
 
 
 def render(tables: list[TableInfo], now: float) -> str:
