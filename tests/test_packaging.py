@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import socket
 import subprocess
 import sys
 import tomllib
@@ -10,7 +12,12 @@ import zipfile
 from importlib.metadata import version
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
+from_checkout = pytest.mark.skipif(
+    not (ROOT / "cli").is_dir(), reason="needs the source checkout, not only its tests"
+)
 
 
 def _setuptools() -> dict[str, object]:
@@ -19,6 +26,7 @@ def _setuptools() -> dict[str, object]:
     return table
 
 
+@from_checkout
 def test_every_package_of_the_tree_is_listed() -> None:
     """The package list is written by hand (a mapped folder is invisible to ``find``), so a
     new subpackage left out of it would be missing from the wheel."""
@@ -42,6 +50,7 @@ def test_version_is_the_installed_distributions() -> None:
     assert run.stdout.strip() == f"hearts {version('hearts-p2p')}"
 
 
+@from_checkout
 def test_the_wheel_installs_one_top_level_package(tmp_path: Path) -> None:
     """Built from a copy of the sources, so no stale build directory of the checkout leaks in."""
     src = tmp_path / "src"
@@ -69,3 +78,25 @@ def test_the_wheel_installs_one_top_level_package(tmp_path: Path) -> None:
     assert "hearts_p2p/cli/main.py" in names and "hearts_p2p/py.typed" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "hearts = hearts_p2p.cli.main:main" in scripts
+
+
+def test_bots_run_this_program_whatever_the_working_directory(tmp_path: Path) -> None:
+    """Bot peers are started by module path; a folder named ``cli`` where the player stands
+    must not be what they run."""
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "__init__.py").write_text("")
+    (tmp_path / "cli" / "main.py").write_text('print("WRONG")\n')
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    play = ["play", "--headless", "--name", "Ada", "--target", "10", "--discovery-port", port]
+    run = subprocess.run(
+        [sys.executable, "-m", "hearts_p2p.cli.main", *play],
+        cwd=tmp_path,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "final scores" in run.stdout and "WRONG" not in run.stdout + run.stderr
