@@ -363,7 +363,9 @@ async def _spawn_bots(
     """Start the bot peers, each a ``hearts bot`` process with its own data directory.
 
     For a resumed game they resume theirs (a bot still running holds its directory, and the
-    new one leaves at once); for a new table, a game a bot left unfinished is over.
+    new one leaves at once); for a new table, a game a bot left unfinished is over. Each runs
+    in a session of its own, so the player's Ctrl-C (sent by the terminal to its whole process
+    group) makes only the player leave: the bots are peers, not part of the player's program.
     """
     procs = []
     for i in range(bots.count):
@@ -386,7 +388,8 @@ async def _spawn_bots(
         if bots.delay:
             args += ["--delay", str(bots.delay)]
         procs.append(await trio.lowlevel.open_process(args, stdin=subprocess.DEVNULL,
-                                                       stdout=subprocess.DEVNULL))  # fmt: skip
+                                                       stdout=subprocess.DEVNULL,
+                                                       start_new_session=True))  # fmt: skip
     return procs
 
 

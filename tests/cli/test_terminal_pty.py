@@ -6,6 +6,7 @@ deadline, so a hang fails instead of stalling the suite.
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import subprocess
@@ -24,6 +25,7 @@ from .pty_term import (
     hand_cards,
     hearts_env,
     prompt_cards,
+    running,
 )
 
 PROMPTS = {
@@ -237,3 +239,35 @@ def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
     for term in (host, guest):
         assert re.search(r"Game over after 1 hand\. Winners?: ", term.text)
         assert "Traceback" not in term.text
+
+
+def test_ctrl_c_blames_the_player_who_pressed_it_and_no_bot(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Ctrl-C reaches the player's process only (bots run in sessions of their own): the log
+    says the player left, the bots see the game end and exit by themselves."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    term = open_terminal(
+        terminals, "play", "--name", "Ada", "--bot-delay", "0",
+        "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
+    )  # fmt: skip
+    term.expect(PROMPTS["pass"], timeout=30)
+    bots = term.children()
+    assert len(bots) == 3
+    term.interrupt()
+    assert term.wait() == 130
+    log = re.search(r"[Gg]ame log: (\S+\.log)", term.text)
+    assert log is not None, term.tail()
+    audit = subprocess.run(
+        [sys.executable, "-m", "hearts_p2p.cli.main", "audit", "--json", log.group(1)],
+        capture_output=True, text=True, timeout=60, env=hearts_env(),
+    )  # fmt: skip
+    report = json.loads(audit.stdout)
+    ada = next(p["seat"] for p in report["players"] if p["name"] == "Ada")
+    assert report["abort"] is not None, report
+    assert report["abort"]["blamed"] in (None, f"seat {ada} (Ada)"), report["abort"]
+    assert "Bot" not in report["abort"]["reason"], report["abort"]
+    deadline = time.monotonic() + 30
+    while any(running(pid) for pid in bots) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(running(pid) for pid in bots), "the bots did not leave by themselves"
