@@ -24,7 +24,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         description="Verify a game log on its own: signatures, the hash chain, the genesis, the "
         "deck protocol and its end-of-hand audits, every play through the rules, every score.",
         epilog="exit codes: 0 the log is valid (a finished game, or an aborted one whose log is "
-        "consistent), 4 the log is not valid, 2 usage.\n"
+        "consistent), 4 the log is not valid, 1 the file cannot be read, 2 usage.\n"
         "example: hearts audit ~/.local/share/hearts-p2p/games/3f2a….log --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -42,7 +42,27 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     r.set_defaults(func=run_replay)
 
 
+EXIT_ERROR = 1
+
+
+def unreadable(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a log, if it cannot: a missing file is a mistake in the
+    command, not an invalid game."""
+    try:
+        with open(path, "rb"):
+            return None
+    except FileNotFoundError:
+        return f"{path}: no such file"
+    except IsADirectoryError:
+        return f"{path}: is a directory, not a game log"
+    except OSError as e:
+        return f"{path}: cannot read it ({e.strerror or e})"
+
+
 def run_audit(args: argparse.Namespace) -> int:
+    if (problem := unreadable(args.log)) is not None:
+        sys.stderr.write(f"hearts audit: {problem}\n")
+        return EXIT_ERROR
     report = audit_log(args.log)
     if args.json:
         document = json.dumps(report.to_json(), indent=2, ensure_ascii=False)
@@ -54,6 +74,9 @@ def run_audit(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    if (problem := unreadable(args.log)) is not None:
+        sys.stderr.write(f"hearts replay: {problem}\n")
+        return EXIT_ERROR
     report = audit_log(args.log)
     style = Style.for_stream(sys.stdout)
     sys.stdout.write("\n".join(render_report(report, style, tricks=True)) + "\n")

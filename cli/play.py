@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import fcntl
 import getpass
 import logging
 import signal
 import sys
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -175,7 +177,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--data-dir",
         type=Path,
         default=None,
-        help="where keys and game logs live (default $XDG_DATA_HOME/hearts-p2p)",
+        help="where keys and game logs live (default: one directory per --name under "
+        "$XDG_DATA_HOME/hearts-p2p)",
     )
     p.add_argument("--verbose", action="store_true", help="log network events to stderr")
     p.add_argument("--timings", type=Path, help=argparse.SUPPRESS)  # for hearts bench game
@@ -226,6 +229,8 @@ def _bot_delay(p: argparse.ArgumentParser) -> None:
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
+    if args.target is not None and args.target < 1:  # 0 would mean "the default" to Rules
+        raise RulesError(f"--target must be from 1 to 10000, not {args.target}")
     d: dict[str, Any] = PRESETS[args.preset].to_dict()
     if args.spot_hearts or args.target is None:
         d["target"] = 0  # the preset's or the variant's default
@@ -252,7 +257,7 @@ def options_from(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptio
     if not 0 <= args.port < 65536:
         raise ValueError("--port must be 0..65535")
     return PeerOptions(
-        data_dir=args.data_dir or default_data_dir(),
+        data_dir=args.data_dir or data_dir_for(name, is_bot=is_bot),
         name=name,
         interfaces=interfaces_from(args.interface),
         discovery=DiscoveryConfig(
@@ -263,6 +268,17 @@ def options_from(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptio
         is_bot=is_bot,
         timings=args.timings,
     )
+
+
+def data_dir_for(name: str, *, is_bot: bool) -> Path:
+    """A data directory per player name, so several players (and bots) can share a machine
+    with no flags; the login name (in any case: ``Ada`` for ``ada``) keeps the directory it
+    always had, so its games resume."""
+    if not is_bot and name.casefold() == _login_name().casefold():
+        return default_data_dir()
+    # Percent-encoded, dots too: every name its own folder, none of them "." or "..".
+    safe = urllib.parse.quote(name, safe="").replace(".", "%2E")
+    return default_data_dir() / "players" / safe
 
 
 def _login_name() -> str:
@@ -287,10 +303,30 @@ def _setup(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions | i
         level = logging.ERROR
     logging.basicConfig(level=level, format="%(name)s: %(message)s")
     try:
-        return options_from(args, is_bot=is_bot)
+        opts = options_from(args, is_bot=is_bot)
     except (ValueError, InterfaceError) as e:
         sys.stderr.write(f"hearts {args.command}: {e}\n")
         return EXIT_USAGE
+    if _held_elsewhere(opts.data_dir):
+        sys.stderr.write(
+            f"hearts {args.command}: another hearts process is using {opts.data_dir}; "
+            "give this player another --name or --data-dir\n"
+        )
+        return EXIT_ERROR
+    return opts
+
+
+def _held_elsewhere(root: Path) -> bool:
+    """Whether another process plays from this data directory, checked up front to say what to
+    do about it; the session's own lock still decides, should one start in between."""
+    try:
+        with open(root / "lock", "rb") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # released by the close
+    except BlockingIOError:
+        return True
+    except OSError:  # no lock file yet, or none readable: the session will say
+        return False
+    return False
 
 
 Start = Callable[[FrontEnd], Awaitable[Outcome]]

@@ -173,14 +173,14 @@ class Screen:
         return "you" if seat == self.you else self.names.get(seat, f"seat {seat}")
 
     def direction(self, seat: int) -> str:
+        """Where a seat sits, counted the short way round: ``left``, ``2 to your right``."""
         k = (seat - self.you) % self.players
-        if k == 1:
-            return "left"
-        if k == self.players - 1:
-            return "right"
-        if self.players % 2 == 0 and k == self.players // 2:
+        if 2 * k == self.players:
             return "across"
-        return f"{k} to your left"
+        if 2 * k < self.players:
+            return "left" if k == 1 else f"{k} to your left"
+        k = self.players - k
+        return "right" if k == 1 else f"{k} to your right"
 
     def clockwise(self) -> list[int]:
         """Every seat, starting with the player's and going left: the order of the table."""

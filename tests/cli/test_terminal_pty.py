@@ -271,3 +271,26 @@ def test_ctrl_c_blames_the_player_who_pressed_it_and_no_bot(
     while any(running(pid) for pid in bots) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(running(pid) for pid in bots), "the bots did not leave by themselves"
+
+
+def test_two_players_on_one_machine_need_no_data_dir(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """The guide's two-terminal example as written: each name gets its own data directory,
+    the login name keeping the one it always had."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    xdg = str(tmp_path / "xdg")
+    host = open_terminal(
+        terminals, "host", "--table", "Friday", "--bots", "2", "--discovery-port", disc,
+        XDG_DATA_HOME=xdg,
+    )  # fmt: skip
+    host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=30)
+    guest = open_terminal(
+        terminals, "join", "Friday", "--name", "Bea", "--discovery-port", disc,
+        XDG_DATA_HOME=xdg,
+    )  # fmt: skip
+    guest.expect(r"hosted by", timeout=30)
+    host.expect(r"Bea joined \([a-z0-9-]+\)", timeout=30)
+    guest.expect(PROMPTS["pass"], timeout=30)
+    assert (tmp_path / "xdg" / "hearts-p2p" / "identity.key").exists()
+    assert (tmp_path / "xdg" / "hearts-p2p" / "players" / "Bea" / "identity.key").exists()
