@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hearts_p2p.cli.play import data_dir_for
+from hearts_p2p.cli.args import data_dir_for
 
 
 @pytest.fixture
