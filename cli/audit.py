@@ -9,8 +9,9 @@ from pathlib import Path
 
 from hearts_p2p.audit import AuditReport, HandSummary, audit_log
 from hearts_p2p.cards import Card
+from hearts_p2p.text import clean, json_escaped, quoted
 
-from .render import Style, clean
+from .render import Style
 
 EXIT_VALID = 0
 EXIT_INVALID = 4
@@ -23,7 +24,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         description="Verify a game log on its own: signatures, the hash chain, the genesis, the "
         "deck protocol and its end-of-hand audits, every play through the rules, every score.",
         epilog="exit codes: 0 the log is valid (a finished game, or an aborted one whose log is "
-        "consistent), 4 the log is not valid, 2 usage.\n"
+        "consistent), 4 the log is not valid, 1 the file cannot be read, 2 usage.\n"
         "example: hearts audit ~/.local/share/hearts-p2p/games/3f2a….log --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -41,11 +42,31 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     r.set_defaults(func=run_replay)
 
 
+EXIT_ERROR = 1
+
+
+def unreadable(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a log, if it cannot: a missing file is a mistake in the
+    command, not an invalid game."""
+    try:
+        with open(path, "rb"):
+            return None
+    except FileNotFoundError:
+        return f"{path}: no such file"
+    except IsADirectoryError:
+        return f"{path}: is a directory, not a game log"
+    except OSError as e:
+        return f"{path}: cannot read it ({e.strerror or e})"
+
+
 def run_audit(args: argparse.Namespace) -> int:
+    if (problem := unreadable(args.log)) is not None:
+        sys.stderr.write(f"hearts audit: {problem}\n")
+        return EXIT_ERROR
     report = audit_log(args.log)
     if args.json:
-        json.dump(report.to_json(), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        document = json.dumps(report.to_json(), indent=2, ensure_ascii=False)
+        sys.stdout.write(json_escaped(document) + "\n")
     else:
         style = Style.for_stream(sys.stdout)
         sys.stdout.write("\n".join(render_report(report, style, tricks=False)) + "\n")
@@ -53,6 +74,9 @@ def run_audit(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    if (problem := unreadable(args.log)) is not None:
+        sys.stderr.write(f"hearts replay: {problem}\n")
+        return EXIT_ERROR
     report = audit_log(args.log)
     style = Style.for_stream(sys.stdout)
     sys.stdout.write("\n".join(render_report(report, style, tricks=True)) + "\n")
@@ -66,7 +90,7 @@ def _card(style: Style, text: str) -> str:
 def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[str]:
     lines = [f"Game log {report.path}: {report.entries} entries"]
     if report.table:
-        lines.append(f"Table {clean(report.table)!r}: {report.rules}")
+        lines.append(f"Table {quoted(report.table)}: {report.rules}")
     for p in report.players:
         bot = " (bot)" if p["bot"] else ""
         lines.append(f"  seat {p['seat']}: {clean(p['name'])}{bot}, key {p['fingerprint']}")
@@ -77,15 +101,15 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
             f"{clean(report.players[s]['name'])} {t}" for s, t in enumerate(report.totals)
         ))  # fmt: skip
     if report.winners:
-        lines.append("Winner: " + ", ".join(report.name(w) for w in report.winners))
+        lines.append("Winner: " + ", ".join(clean(report.name(w), 60) for w in report.winners))
     if report.abort:
         a = report.abort
-        blamed = f"; blamed: {a['blamed']}" if a.get("blamed") else ""
+        blamed = f"; blamed: {clean(a['blamed'], 60)}" if a.get("blamed") else ""
         by = f" (reported by {clean(str(a['reported_by']))})" if a.get("reported_by") else ""
         lines.append(f"Aborted: {clean(a['reason'], 300)}{blamed}{by}")
     if report.final_hash:
         lines.append(f"Final hash: {report.final_hash}")
-    lines += [f"PROBLEM {problem}" for problem in report.problems]
+    lines += [f"PROBLEM {clean(str(problem), 500)}" for problem in report.problems]
     if report.valid:
         verdict = (
             "VALID: a finished game" if report.status == "finished" else "VALID: an aborted game"
@@ -97,7 +121,9 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
 
 
 def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bool) -> list[str]:
-    name = report.name
+    def name(seat: int) -> str:
+        return clean(report.name(seat), 60)
+
     out = [f"Hand {hand.number} (dealer {name(hand.dealer)}, pass {hand.pass_direction})"]
     for src, dst, cards in hand.passes:
         shown = " ".join(_card(style, c) for c in cards)

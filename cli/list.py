@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
-import unicodedata
 from typing import Any
 
 import trio
@@ -19,6 +19,7 @@ from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig, l
 from hearts_p2p.discovery.directory import TableInfo
 from hearts_p2p.netif import ENV_INTERFACE, InterfaceError, interfaces_from
 from hearts_p2p.rules import Rules, RulesError
+from hearts_p2p.text import clean, json_escaped
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,25 +70,35 @@ def run(args: argparse.Namespace) -> int:
 
     tables, now = trio.run(listen)
     if args.json:
-        json.dump([t.to_json(now) for t in tables], sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(render_json(tables, now))
     else:
         names = ", ".join(i.name for i in ifaces)
         sys.stdout.write(render(tables, now) if tables else f"no tables heard on {names}\n")
     return 0
 
 
-def _printable(text: str) -> str:
-    """Rules come from the network unchecked; never let them drive the terminal."""
-    return "".join("?" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+def _jsonable(value: object) -> Any:
+    """An announcement's values as JSON can hold them: its rules summary is whatever msgpack
+    the host sent (bytes, maps keyed by numbers, non-finite floats), shown, never trusted."""
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else repr(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return repr(value)
 
 
 def _rules(rules: dict[str, Any]) -> str:
     """The host's rules as a short line; announcements are hints, so anything odd shows raw."""
     try:
         return Rules.from_dict(rules).summary()
-    except (RulesError, TypeError):
-        return _printable(" ".join(f"{k}={v}" for k, v in rules.items())) or "-"
+    except (RulesError, TypeError, ValueError, KeyError, AttributeError):
+        return clean(" ".join(f"{k}={v}" for k, v in rules.items()), 200) or "-"
 
 
 def _age(seconds: float) -> str:
@@ -99,6 +110,12 @@ def _age(seconds: float) -> str:
     return f"{s // 3600}h{s % 3600 // 60:02d}m"
 
 
+def render_json(tables: list[TableInfo], now: float) -> str:
+    """The ``--json`` listing: any announcement, whatever its rules hold, safe on a terminal."""
+    document = json.dumps([_jsonable(t.to_json(now)) for t in tables], indent=2)
+    return json_escaped(document) + "\n"
+
+
 def render(tables: list[TableInfo], now: float) -> str:
     header = ("TABLE", "HOST", "FINGERPRINT", "SEATS", "STATE", "AGE", "ADDRESS", "RULES")
     rows = [header]
@@ -106,8 +123,8 @@ def render(tables: list[TableInfo], now: float) -> str:
         ad = t.announcement
         rows.append(
             (
-                ad.table_name,
-                ad.host_name,
+                clean(ad.table_name),
+                clean(ad.host_name),
                 t.host_fingerprint,
                 f"{ad.seats_taken}/{ad.seats_total}",
                 ad.state.value,

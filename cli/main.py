@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 from . import audit, bench, play
 from . import list as list_command
@@ -29,12 +30,21 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"hearts {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     play.add_parsers(sub)
     list_command.add_parser(sub)
     audit.add_parsers(sub)
     bench.add_parser(sub)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version: one number, kept in pyproject.toml only."""
+    try:
+        return version("hearts-p2p")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import os
 import sys
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
@@ -33,6 +32,7 @@ from hearts_p2p.frontend import (
     TrickTaken,
 )
 from hearts_p2p.rules import PassDirection
+from hearts_p2p.text import clean
 
 RED = "\x1b[31m"
 BOLD = "\x1b[1m"
@@ -44,16 +44,6 @@ ERASE_LINE = "\r\x1b[K"
 _ASCII = str.maketrans(
     {"♣": "C", "♦": "D", "♠": "S", "♥": "H", "─": "-", "·": "|", "—": "-", "→": "->", "−": "-"}
 )
-_UNSAFE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-
-
-def clean(text: str, limit: int = 40) -> str:
-    """A name or chat line from the network, stripped of control, format and direction characters.
-
-    Such characters could move the cursor, recolour the screen or reorder a line, letting a peer
-    forge what others see.
-    """
-    return "".join(c for c in text if unicodedata.category(c) not in _UNSAFE)[:limit]
 
 
 def points_text(points: int) -> str:
@@ -183,14 +173,14 @@ class Screen:
         return "you" if seat == self.you else self.names.get(seat, f"seat {seat}")
 
     def direction(self, seat: int) -> str:
+        """Where a seat sits, counted the short way round: ``left``, ``2 to your right``."""
         k = (seat - self.you) % self.players
-        if k == 1:
-            return "left"
-        if k == self.players - 1:
-            return "right"
-        if self.players % 2 == 0 and k == self.players // 2:
+        if 2 * k == self.players:
             return "across"
-        return f"{k} to your left"
+        if 2 * k < self.players:
+            return "left" if k == 1 else f"{k} to your left"
+        k = self.players - k
+        return "right" if k == 1 else f"{k} to your right"
 
     def clockwise(self) -> list[int]:
         """Every seat, starting with the player's and going left: the order of the table."""

@@ -45,7 +45,7 @@ def _free_port(kind: int) -> int:
 
 
 def _hearts(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cli.main", *args]
+    return [sys.executable, "-m", "hearts_p2p.cli.main", *args]
 
 
 def network_game(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:

@@ -367,7 +367,9 @@ async def _spawn_bots(
     """Start the bot peers, each a ``hearts bot`` process with its own data directory.
 
     For a resumed game they resume theirs (a bot still running holds its directory, and the
-    new one leaves at once); for a new table, a game a bot left unfinished is over.
+    new one leaves at once); for a new table, a game a bot left unfinished is over. Each runs
+    in a session of its own, so the player's Ctrl-C (sent by the terminal to its whole process
+    group) makes only the player leave: the bots are peers, not part of the player's program.
     """
     procs = []
     for i in range(bots.count):
@@ -376,7 +378,7 @@ async def _spawn_bots(
         if not resuming:
             DataDir(bot_dir).finished("join")
         args = [
-            sys.executable, "-m", "cli.main", "bot",
+            sys.executable, "-m", "hearts_p2p.cli.main", "bot",
             "--peer", f"{opts.address}:{port}",
             "--name", name,
             "--strategy", bots.strategy,
@@ -390,7 +392,8 @@ async def _spawn_bots(
         if bots.delay:
             args += ["--delay", str(bots.delay)]
         procs.append(await trio.lowlevel.open_process(args, stdin=subprocess.DEVNULL,
-                                                       stdout=subprocess.DEVNULL))  # fmt: skip
+                                                       stdout=subprocess.DEVNULL,
+                                                       start_new_session=True))  # fmt: skip
     return procs
 
 

@@ -17,8 +17,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.audit import audit_log
+from hearts_p2p.cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.log import read_log
 from hearts_p2p.wire import decode_frame
 

@@ -50,7 +50,7 @@ class Terminal:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", *args],
+            [sys.executable, "-m", "hearts_p2p.cli.main", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -124,12 +124,40 @@ class Terminal:
     def tail(self, chars: int = 3000) -> str:
         return self.text[-chars:]
 
+    def children(self) -> list[int]:
+        """The processes the program started (its bots), found before it is killed."""
+        return descendants(self.proc.pid)
+
     def close(self) -> None:
-        """Kill the program and everything it started (its bots share its session)."""
+        """Kill the program and everything it started: its bots run in sessions of their own,
+        so they are killed one by one."""
+        started = self.children()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
+        for pid in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
         os.close(self.fd)
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid``, from /proc."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for child in (task / "children").read_text().split():
+                found += [int(child), *descendants(int(child))]
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not exited (a zombie has)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def _controlling_tty() -> None:

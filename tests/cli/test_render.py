@@ -7,13 +7,14 @@ import random
 
 import pytest
 
-from cli.commands import Command, InputError, NotYourTurn, parse_line
-from cli.render import Screen, Style, clean
 from hearts_p2p.cards import Card
+from hearts_p2p.cli.commands import Command, InputError, NotYourTurn, parse_line
+from hearts_p2p.cli.render import Screen, Style
 from hearts_p2p.engine import PassCards, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
 from hearts_p2p.frontend import ChatLine, Notice, RosterEntry, SeatedRoster
 from hearts_p2p.rules import Rules
+from hearts_p2p.text import clean
 
 
 def screen(unicode: bool = True, color: bool = False) -> tuple[Screen, io.StringIO]:
@@ -128,3 +129,18 @@ def test_commands_and_input_out_of_turn() -> None:
         parse_line("qs", None)
     with pytest.raises(InputError, match="say what"):
         parse_line("say", None)
+
+
+@pytest.mark.parametrize(
+    ("players", "you", "expected"),
+    [
+        (3, 0, ["you", "left", "right"]),
+        (4, 2, ["across", "right", "you", "left"]),
+        (5, 0, ["you", "left", "2 to your left", "2 to your right", "right"]),
+        (6, 1, ["right", "you", "left", "2 to your left", "across", "2 to your right"]),
+    ],
+)
+def test_seats_are_named_the_short_way_round(players: int, you: int, expected: list[str]) -> None:
+    s, _ = screen()
+    s.players, s.you = players, you
+    assert [("you" if seat == you else s.direction(seat)) for seat in range(players)] == expected

@@ -6,6 +6,7 @@ deadline, so a hang fails instead of stalling the suite.
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import subprocess
@@ -24,6 +25,7 @@ from .pty_term import (
     hand_cards,
     hearts_env,
     prompt_cards,
+    running,
 )
 
 PROMPTS = {
@@ -115,7 +117,7 @@ def test_whole_game_against_three_bots(tmp_path: Path, terminals: list[Terminal]
     assert f"Check it yourself: hearts audit {log.group(1)}" in screen
     assert "\x1b[31m♥" in term.raw or "\x1b[31m♦" in term.raw  # red suits on a colour terminal
     audit = subprocess.run(
-        [sys.executable, "-m", "cli.main", "audit", log.group(1)],
+        [sys.executable, "-m", "hearts_p2p.cli.main", "audit", log.group(1)],
         capture_output=True, text=True, timeout=60, env=hearts_env(),
     )  # fmt: skip
     assert audit.returncode == 0, audit.stdout + audit.stderr
@@ -215,7 +217,7 @@ def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
     host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=30)
 
     listed = subprocess.run(
-        [sys.executable, "-m", "cli.main", "list", "--port", disc, "--wait", "2"],
+        [sys.executable, "-m", "hearts_p2p.cli.main", "list", "--port", disc, "--wait", "2"],
         capture_output=True, text=True, timeout=30, env=hearts_env(),
     )  # fmt: skip
     assert listed.returncode == 0, listed.stderr
@@ -237,3 +239,58 @@ def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
     for term in (host, guest):
         assert re.search(r"Game over after 1 hand\. Winners?: ", term.text)
         assert "Traceback" not in term.text
+
+
+def test_ctrl_c_blames_the_player_who_pressed_it_and_no_bot(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Ctrl-C reaches the player's process only (bots run in sessions of their own): the log
+    says the player left, the bots see the game end and exit by themselves."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    term = open_terminal(
+        terminals, "play", "--name", "Ada", "--bot-delay", "0",
+        "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
+    )  # fmt: skip
+    term.expect(PROMPTS["pass"], timeout=30)
+    bots = term.children()
+    assert len(bots) == 3
+    term.interrupt()
+    assert term.wait() == 130
+    log = re.search(r"[Gg]ame log: (\S+\.log)", term.text)
+    assert log is not None, term.tail()
+    audit = subprocess.run(
+        [sys.executable, "-m", "hearts_p2p.cli.main", "audit", "--json", log.group(1)],
+        capture_output=True, text=True, timeout=60, env=hearts_env(),
+    )  # fmt: skip
+    report = json.loads(audit.stdout)
+    ada = next(p["seat"] for p in report["players"] if p["name"] == "Ada")
+    assert report["abort"] is not None, report
+    assert report["abort"]["blamed"] in (None, f"seat {ada} (Ada)"), report["abort"]
+    assert "Bot" not in report["abort"]["reason"], report["abort"]
+    deadline = time.monotonic() + 30
+    while any(running(pid) for pid in bots) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(running(pid) for pid in bots), "the bots did not leave by themselves"
+
+
+def test_two_players_on_one_machine_need_no_data_dir(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """The guide's two-terminal example as written: each name gets its own data directory,
+    the login name keeping the one it always had."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    xdg = str(tmp_path / "xdg")
+    host = open_terminal(
+        terminals, "host", "--table", "Friday", "--bots", "2", "--discovery-port", disc,
+        XDG_DATA_HOME=xdg,
+    )  # fmt: skip
+    host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=30)
+    guest = open_terminal(
+        terminals, "join", "Friday", "--name", "Bea", "--discovery-port", disc,
+        XDG_DATA_HOME=xdg,
+    )  # fmt: skip
+    guest.expect(r"hosted by", timeout=30)
+    host.expect(r"Bea joined \([a-z0-9-]+\)", timeout=30)
+    guest.expect(PROMPTS["pass"], timeout=30)
+    assert (tmp_path / "xdg" / "hearts-p2p" / "identity.key").exists()
+    assert (tmp_path / "xdg" / "hearts-p2p" / "players" / "Bea" / "identity.key").exists()

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from cli.list import render
+from hearts_p2p.cli.list import render
 from hearts_p2p.discovery import DiscoveryConfig
 from hearts_p2p.discovery.directory import TableDirectory
 from hearts_p2p.discovery.packet import Announcement, TableState
@@ -15,7 +15,7 @@ from hearts_p2p.discovery.packet import Announcement, TableState
 
 def hearts_list(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cli.main", "list", *args],
+        [sys.executable, "-m", "hearts_p2p.cli.main", "list", *args],
         capture_output=True,
         text=True,
         timeout=20,
@@ -78,5 +78,5 @@ def test_render_never_passes_control_characters() -> None:
     d.observe(ad, "10.0.0.1", "lo", now=0.0)
     text = render(d.tables(now=0.0), now=0.0)
     assert "\x1b" not in text
-    assert "note=?[2Jgotcha" in text
+    assert "note=[2Jgotcha" in text
     assert "1m05s" in text and "2/4" in text and "10.0.0.1:4000" in text

@@ -33,7 +33,7 @@ def find_table(lan: Lan, broadcast: bool) -> None:
         table_id = host.stdout.readline().split()[1]
 
         def hearts_list(i: int) -> subprocess.CompletedProcess[str]:
-            command = lan.command(i, "-m", "cli.main", "list", "--json", "--wait", "2")
+            command = lan.command(i, "-m", "hearts_p2p.cli.main", "list", "--json", "--wait", "2")
             command += ["--interface", PEER_INTERFACE, "--port", PORT, *mode]
             return subprocess.run(
                 command,

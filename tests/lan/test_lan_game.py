@@ -24,7 +24,7 @@ def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
         lan.command(
             0,
             "-m",
-            "cli.main",
+            "hearts_p2p.cli.main",
             "host",
             "--headless",
             "--table",
@@ -46,7 +46,7 @@ def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
             lan.command(
                 i,
                 "-m",
-                "cli.main",
+                "hearts_p2p.cli.main",
                 "bot",
                 "lan game",
                 "--name",

@@ -18,7 +18,7 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
 
 
 def hearts(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cli.main", *args]
+    return [sys.executable, "-m", "hearts_p2p.cli.main", *args]
 
 
 def env() -> dict[str, str]:

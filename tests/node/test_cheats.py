@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import hearts_p2p.deck.seat as deck_seat
-from cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.audit import audit_log
+from hearts_p2p.cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.deck import Open
 from hearts_p2p.deck.curve import scalar_bytes
 from hearts_p2p.log import GameLog

@@ -1,0 +1,283 @@
+"""The arguments of ``hearts play``, ``host``, ``join`` and ``bot``, and what they mean: the
+rules of the table and the options of this peer."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import urllib.parse
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from hearts_p2p.bots import STRATEGIES
+from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig
+from hearts_p2p.netif import ENV_INTERFACE, interfaces_from
+from hearts_p2p.node.session import PeerOptions
+from hearts_p2p.node.store import default_data_dir
+from hearts_p2p.rules import PRESETS, Moon, Rules, RulesError, Ties
+
+Runner = Callable[[argparse.Namespace], int]
+
+BOT_DELAY = 0.4
+GAME_EXIT_CODES = """exit codes:
+  0    the game was played to the end
+  1    error (no table found, port in use, ...)
+  2    usage
+  3    game aborted (someone quit, a player was gone too long, a cheat was found)
+  130  interrupted (Ctrl-C)"""
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Wraps a description to the terminal; keeps an epilog's lines (examples, exit codes)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def add_parsers(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], run: Mapping[str, Runner]
+) -> None:
+    """The four commands that sit at a table; ``run`` holds what each one does."""
+    play = sub.add_parser(
+        "play",
+        help="play now: host a table and fill the empty seats with bots",
+        description="Host a table on the LAN and fill every other seat with bot peers, so the "
+        "game starts at once: you against three bots. Use --humans to keep seats for friends.",
+        epilog="examples:\n  hearts play --name Ada\n  hearts play --name Ada --moon choice "
+        "--target 50\n  hearts play --humans 1 --interface eth0   (one friend joins)\n\n"
+        + GAME_EXIT_CODES,
+        formatter_class=_HelpFormatter,
+    )
+    _common(play)
+    _rules(play)
+    play.add_argument("--table", help="table name (default: NAME's table)")
+    play.add_argument(
+        "--headless", action="store_true", help="a bot plays your seat too (all bots, no input)"
+    )
+    play.add_argument(
+        "--humans",
+        type=int,
+        default=0,
+        metavar="K",
+        help="keep K seats for people who join (default 0)",
+    )
+    _bot_choice(play, "--bot-strategy")
+    _bot_delay(play)
+    play.set_defaults(func=run["play"])
+
+    host = sub.add_parser(
+        "host",
+        help="open a table on the LAN and wait for players",
+        description="Open a table, announce it on the LAN, and start when every seat is taken.",
+        epilog="example:\n  hearts host --table Friday --bots 1 --interface eth0 --port 47300\n\n"
+        + GAME_EXIT_CODES,
+        formatter_class=_HelpFormatter,
+    )
+    _common(host)
+    _rules(host)
+    host.add_argument("--table", help="table name (default: NAME's table)")
+    host.add_argument("--bots", type=int, default=0, metavar="K", help="fill K seats with bots")
+    host.add_argument(
+        "--headless", action="store_true", help="a bot plays your seat too (no input)"
+    )
+    _bot_choice(host, "--bot-strategy")
+    _bot_delay(host)
+    host.set_defaults(func=run["host"])
+
+    join = sub.add_parser(
+        "join",
+        help="join a table found on the LAN, or at HOST:PORT",
+        description="Join a table by name or id (as `hearts list` shows), the only open one "
+        "if no name is given, or the host at --peer HOST:PORT without discovery (over a VPN).",
+        epilog="examples:\n  hearts join Friday --interface eth0\n"
+        "  hearts join --peer 10.8.0.2:47300 --interface tun0   (over a VPN)\n\n" + GAME_EXIT_CODES,
+        formatter_class=_HelpFormatter,
+    )
+    _common(join)
+    join.add_argument("table", nargs="?", help="table name or id prefix")
+    join.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
+    join.set_defaults(func=run["join"])
+
+    bot = sub.add_parser(
+        "bot",
+        help="run a headless bot peer",
+        description="Join a table as a bot: a real peer with its own key, playing on its own.",
+        epilog="example:\n  hearts bot Friday --strategy montecarlo --interface eth0\n\n"
+        + GAME_EXIT_CODES,
+        formatter_class=_HelpFormatter,
+    )
+    _common(bot)
+    bot.add_argument("table", nargs="?", help="table name or id prefix")
+    bot.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
+    _bot_choice(bot, "--strategy")
+    bot.add_argument("--seed", type=int, help="seed for a reproducible bot")
+    bot.add_argument(
+        "--delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long before each play, so people can follow (0)",
+    )
+    bot.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    bot.set_defaults(func=run["bot"])
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", help="your name at the table (default: your login name)")
+    p.add_argument(
+        "--interface",
+        action="append",
+        metavar="NAME",
+        help=f"network interface for discovery and play (repeatable; default "
+        f"${ENV_INTERFACE}, else lo)",
+    )
+    p.add_argument(
+        "--broadcast", action="store_true", help="discover by broadcast instead of multicast"
+    )
+    p.add_argument(
+        "--discovery-port",
+        type=int,
+        default=DEFAULT_PORT,
+        metavar="PORT",
+        help=f"discovery UDP port ({DEFAULT_PORT})",
+    )
+    p.add_argument("--group", default=DEFAULT_GROUP, help=f"multicast group ({DEFAULT_GROUP})")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=0,
+        help="TCP port to listen on for other players (default: any free port)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="end the game when a player is gone this long (120)",
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="where keys and game logs live (default: one directory per --name under "
+        "$XDG_DATA_HOME/hearts-p2p)",
+    )
+    p.add_argument("--verbose", action="store_true", help="log network events to stderr")
+    p.add_argument("--timings", type=Path, help=argparse.SUPPRESS)  # for hearts bench game
+
+
+def _rules(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("rules")
+    g.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default="standard",
+        help="standard (Microsoft), omnibus (J♦ −10), spot (hearts by rank, to 500)",
+    )
+    g.add_argument("--players", type=int, choices=(3, 4, 5, 6), help="players (4)")
+    g.add_argument("--no-passing", action="store_true", help="never pass cards")
+    g.add_argument(
+        "--moon",
+        choices=[m.value for m in Moon],
+        help="shooting the moon: classic, negative, choice or off",
+    )
+    g.add_argument("--jack-of-diamonds", action="store_true", help="J♦ scores −10")
+    g.add_argument("--spot-hearts", action="store_true", help="hearts score 2..14, Q♠ 25")
+    g.add_argument(
+        "--queen-breaks-hearts", action="store_true", help="once Q♠ is played, hearts may be led"
+    )
+    g.add_argument("--target", type=int, help="the game ends at this total (100; 500 spot)")
+    g.add_argument("--ties", choices=[t.value for t in Ties], help="shared or play_on")
+
+
+def _bot_choice(p: argparse.ArgumentParser, flag: str) -> None:
+    p.add_argument(
+        flag,
+        dest="strategy",
+        choices=sorted(STRATEGIES),
+        default="heuristic",
+        help="bot strategy (heuristic)",
+    )
+
+
+def _bot_delay(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        metavar="SECONDS",
+        help=f"bots wait this long before each play so you can follow the trick "
+        f"({BOT_DELAY}; 0 with --headless)",
+    )
+
+
+def rules_from(args: argparse.Namespace) -> Rules:
+    if args.target is not None and args.target < 1:  # 0 would mean "the default" to Rules
+        raise RulesError(f"--target must be from 1 to 10000, not {args.target}")
+    d: dict[str, Any] = PRESETS[args.preset].to_dict()
+    if args.spot_hearts or args.target is None:
+        d["target"] = 0  # the preset's or the variant's default
+    overrides = {
+        "players": args.players,
+        "passing": False if args.no_passing else None,
+        "moon": args.moon,
+        "jack_of_diamonds": True if args.jack_of_diamonds else None,
+        "spot_hearts": True if args.spot_hearts else None,
+        "queen_breaks_hearts": True if args.queen_breaks_hearts else None,
+        "target": args.target,
+        "ties": args.ties,
+    }
+    d.update({k: v for k, v in overrides.items() if v is not None})
+    return Rules.from_dict(d)
+
+
+def options_from(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions:
+    name = args.name or ("Bot" if is_bot else _login_name())
+    if not 0 < len(name) <= 32 or not name.isprintable():
+        raise ValueError("--name must be 1 to 32 printable characters")
+    if args.timeout <= 0:
+        raise ValueError("--timeout must be positive")
+    if not 0 <= args.port < 65536:
+        raise ValueError("--port must be 0..65535")
+    return PeerOptions(
+        data_dir=args.data_dir or data_dir_for(name, is_bot=is_bot),
+        name=name,
+        interfaces=interfaces_from(args.interface),
+        discovery=DiscoveryConfig(
+            group=args.group, port=args.discovery_port, broadcast=args.broadcast
+        ),
+        port=args.port,
+        absent_timeout=args.timeout,
+        is_bot=is_bot,
+        timings=args.timings,
+    )
+
+
+def data_dir_for(name: str, *, is_bot: bool) -> Path:
+    """A data directory per player name, so several players (and bots) can share a machine
+    with no flags; the login name (in any case: ``Ada`` for ``ada``) keeps the directory it
+    always had, so its games resume."""
+    if not is_bot and name.casefold() == _login_name().casefold():
+        return default_data_dir()
+    # Percent-encoded, dots too: every name its own folder, none of them "." or "..".
+    safe = urllib.parse.quote(name, safe="").replace(".", "%2E")
+    return default_data_dir() / "players" / safe
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()[:32] or "Player"
+    except (OSError, KeyError):
+        return "Player"
+
+
+def peer_from(text: str | None) -> tuple[str, int] | None:
+    """The host's address given by ``--peer HOST:PORT``, if any."""
+    if text is None:
+        return None
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--peer takes HOST:PORT, not {text!r}")
+    return host, int(port)
