@@ -15,6 +15,7 @@ from typing import Any
 
 import trio
 
+from ..game.genesis import MAX_NAME
 from ..identity import Identity, PublicIdentity
 from ..transport import (
     Connection,
@@ -25,7 +26,6 @@ from ..transport import (
     open_connection,
 )
 from ..wire import WireError, pack, unpack
-from .genesis import MAX_NAME
 
 __all__ = ["LOBBY_ID", "LobbyError", "Seat", "Welcome", "host_lobby", "join_lobby"]
 

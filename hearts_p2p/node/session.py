@@ -18,24 +18,21 @@ from pathlib import Path
 
 import trio
 
-from ..discovery import DiscoveryConfig, TableState, announce, open_browser
+from ..discovery import Announcer, DiscoveryConfig, TableState, announce, open_browser
 from ..discovery.directory import TableInfo
 from ..engine import GameResult
-from ..frontend import Event, FrontEnd, HandStarted, Notice, SeatedRoster
+from ..frontend import FrontEnd, Notice
+from ..game import Abort, GameProtocol, Genesis, GenesisError, Player, Status, pass_public_key
 from ..identity import Identity, IdentityError
 from ..log import GameLog
 from ..netif import Interface
 from ..rules import Rules
-from ..transport import Member, open_mesh
-from ..wire import WireError, decode_frame
-from .genesis import Genesis, GenesisError, Player
-from .keys import pass_public_key
+from ..transport import Connection, Member, open_mesh
 from .lobby import LobbyError, Seat, Welcome, host_lobby, join_lobby, start_players
-from .protocol import Abort, GameProtocol, Status
 from .runner import GameRunner, RunnerConfig
 from .store import DataDir, DataDirBusy, ResumeState
 
-__all__ = ["Outcome", "PeerOptions", "SessionError", "host_game", "join_game"]
+__all__ = ["BotSpec", "Outcome", "PeerOptions", "SessionError", "host_game", "join_game"]
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +50,6 @@ class PeerOptions:
     port: int = 0
     absent_timeout: float = 120.0
     is_bot: bool = False
-    on_runner: Callable[[GameRunner], None] | None = None  # a front end's handle on the game
     timings: Path | None = None  # benchmarks: when each play was sent and verified
 
     @property
@@ -86,25 +82,22 @@ async def host_game(
     front: FrontEnd,
     bots: BotSpec | None = None,
     on_listening: Callable[[str, int], None] | None = None,
+    *,
+    task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Open a table, wait for it to fill (spawning bot peers if asked), and play."""
+    """Open a table, wait for it to fill (spawning bot peers if asked), and play.
+
+    Started with ``nursery.start``, it hands back the game's runner once the game runs.
+    """
     store = _locked(opts)
     identity = await _identity(store, opts, front)
     resume = store.unfinished("host")
     if resume is not None:
-        respawned: list[trio.Process] = []
-        if resume.bots:
-            spec = BotSpec(**resume.bots)
-            respawned = await _spawn_bots(opts, spec, resume.port, resuming=True)
-        try:
-            return await _resume(store, "host", identity, resume, opts, front)
-        finally:
-            await _reap(respawned)
+        return await _resume_host(store, identity, resume, opts, front, task_status)
     listener = await _listen(opts.address, opts.port)
     port = listener.socket.getsockname()[1]
     game_id = secrets.token_bytes(16)
     secret = secrets.token_bytes(32)
-    proto = GameProtocol(game_id, identity.public_key, identity, secret)
     files = store.game(game_id)
     files.secrets.save({"secret": secret, "choices": {}})
     if on_listening is not None:
@@ -114,40 +107,94 @@ async def host_game(
         announcer = await nursery.start(_announce, identity, opts, game_id, table_name, rules, port)
         if bots is not None and bots.count:
             procs = await _spawn_bots(opts, bots, port)
-        await front.notify(Notice(f"Table {table_name!r} open on {opts.address}:{port}; "
-                                  f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
-
-        def changed(seats: list[Seat]) -> None:
-            announcer.update(seats_taken=1 + len(seats))
-            who = seats[-1].who
-            nursery.start_soon(front.notify, Notice(f"{who.name} joined ({who.fingerprint})"))
-
-        joined, conns = await host_lobby(
-            listener, identity, game_id, table_name, rules.to_dict(), rules.players - 1, changed
-        )
-        announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
-        players = (
-            Player(opts.name, identity.public_key, proto.dh_public, opts.is_bot),
-            *(Player(s.who.name, s.who.public_key, s.dh, s.bot) for s in joined),
+        where = f"{opts.address}:{port}"
+        joined, conns = await _fill_table(
+            listener, identity, game_id, table_name, rules, where, announcer, front, nursery
         )
         roster = (
             Member(identity.public_key, (opts.address, port)),
             *(Member(s.who.public_key, s.address) for s in joined),
         )
-        try:
-            genesis = Genesis(game_id, table_name, rules, players, int(time.time()))
-        except GenesisError as e:  # a joiner that copied another's keys, say
-            raise SessionError(f"cannot start the game: {e}") from None
+        proto = GameProtocol(game_id, identity.public_key, identity, secret)
+        genesis = _genesis(opts, identity, proto.dh_public, game_id, table_name, rules, joined)
         proto.propose(genesis)
         _write_entries(files.log, proto)  # on disk before anyone can see it: resumable
         saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
         state = ResumeState(game_id, identity.public_key, opts.name, port, roster, saved_bots)
         store.save_unfinished("host", state)
         await start_players(conns, list(roster), 2.0)
-        outcome = await _play(store, "host", identity, proto, roster, listener, opts, front)
+        outcome = await _play(
+            store, "host", identity, proto, roster, listener, opts, front, task_status=task_status
+        )
         nursery.cancel_scope.cancel()
     await _reap(procs)
     return outcome
+
+
+async def _resume_host(
+    store: DataDir,
+    identity: Identity,
+    state: ResumeState,
+    opts: PeerOptions,
+    front: FrontEnd,
+    task_status: trio.TaskStatus[GameRunner],
+) -> Outcome:
+    """Resume the hosted game, and the bot peers it started (each resumes its own)."""
+    respawned: list[trio.Process] = []
+    if state.bots:
+        respawned = await _spawn_bots(opts, BotSpec(**state.bots), state.port, resuming=True)
+    try:
+        return await _resume(store, "host", identity, state, opts, front, task_status)
+    finally:
+        await _reap(respawned)
+
+
+async def _fill_table(
+    listener: trio.SocketListener,
+    identity: Identity,
+    game_id: bytes,
+    table_name: str,
+    rules: Rules,
+    where: str,
+    announcer: Announcer,
+    front: FrontEnd,
+    nursery: trio.Nursery,
+) -> tuple[list[Seat], list[Connection]]:
+    """Seat joiners until the table is full, saying who joins and keeping the announcement's
+    seat count current."""
+    await front.notify(Notice(f"Table {table_name!r} open on {where}; "
+                              f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
+
+    def changed(seats: list[Seat]) -> None:
+        announcer.update(seats_taken=1 + len(seats))
+        who = seats[-1].who
+        nursery.start_soon(front.notify, Notice(f"{who.name} joined ({who.fingerprint})"))
+
+    joined, conns = await host_lobby(
+        listener, identity, game_id, table_name, rules.to_dict(), rules.players - 1, changed
+    )
+    announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
+    return joined, conns
+
+
+def _genesis(
+    opts: PeerOptions,
+    identity: Identity,
+    dh: bytes,
+    game_id: bytes,
+    table_name: str,
+    rules: Rules,
+    joined: Sequence[Seat],
+) -> Genesis:
+    """The game's first entry: the host first, then the joiners in the order they came."""
+    players = (
+        Player(opts.name, identity.public_key, dh, opts.is_bot),
+        *(Player(s.who.name, s.who.public_key, s.dh, s.bot) for s in joined),
+    )
+    try:
+        return Genesis(game_id, table_name, rules, players, int(time.time()))
+    except GenesisError as e:  # a joiner that copied another's keys, say
+        raise SessionError(f"cannot start the game: {e}") from None
 
 
 async def _announce(
@@ -180,13 +227,18 @@ async def join_game(
     table: str | None = None,
     peer: tuple[str, int] | None = None,
     find_timeout: float = 10.0,
+    *,
+    task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Find a table (by name or id through discovery, or at ``peer``), take a seat, and play."""
+    """Find a table (by name or id through discovery, or at ``peer``), take a seat, and play.
+
+    Started with ``nursery.start``, it hands back the game's runner once the game runs.
+    """
     store = _locked(opts)
     identity = await _identity(store, opts, front)
     resume = store.unfinished("join")
     if resume is not None:
-        return await _resume(store, "join", identity, resume, opts, front)
+        return await _resume(store, "join", identity, resume, opts, front, task_status)
     host_key = None
     if peer is None:
         info = await _find(opts, table, find_timeout)
@@ -216,7 +268,9 @@ async def join_game(
     store.save_unfinished(
         "join", ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster)
     )
-    return await _play(store, "join", identity, proto, roster, listener, opts, front)
+    return await _play(
+        store, "join", identity, proto, roster, listener, opts, front, task_status=task_status
+    )
 
 
 def _locked(opts: PeerOptions) -> DataDir:
@@ -275,6 +329,7 @@ async def _resume(
     state: ResumeState,
     opts: PeerOptions,
     front: FrontEnd,
+    task_status: trio.TaskStatus[GameRunner],
 ) -> Outcome:
     """Rejoin the game this role was playing: replay our log, listen where we did, catch up."""
     files = store.game(state.game_id)
@@ -288,8 +343,9 @@ async def _resume(
     await front.notify(Notice(f"Resuming game {state.game_id.hex()[:8]} from {files.log}"))
     listener = await _listen(opts.address, state.port)
     return await _play(
-        store, role, identity, proto, state.roster, listener, opts, front, resuming=True
-    )
+        store, role, identity, proto, state.roster, listener, opts, front,
+        resuming=True, task_status=task_status,
+    )  # fmt: skip
 
 
 async def _play(
@@ -301,8 +357,11 @@ async def _play(
     listener: trio.SocketListener,
     opts: PeerOptions,
     front: FrontEnd,
+    *,
     resuming: bool = False,
+    task_status: trio.TaskStatus[GameRunner],
 ) -> Outcome:
+    """Play the game over the mesh to its end; the runner goes back through ``task_status``."""
     files = store.game(proto.game_id)
     game_log = GameLog.open(files.log)
     if resuming:
@@ -312,21 +371,17 @@ async def _play(
     seed = secret if isinstance(secret, bytes) else b""
     async with open_mesh(identity, proto.game_id, roster, listeners=[listener]) as mesh:
         runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
-        if opts.on_runner is not None:
-            opts.on_runner(runner)
-        status = await runner.run()
+        status = await runner.run(task_status=task_status)
     await listener.aclose()
     if status in (Status.FINISHED, Status.ABORTED):
         store.finished(role)
-    result = proto.game.result if proto.game is not None else None
-    return Outcome(status, files.log, proto.head.hex(), result, proto.abort)
+    return Outcome(status, files.log, proto.head.hex(), proto.result, proto.abort)
 
 
 def _write_entries(path: Path, proto: GameProtocol) -> None:
     game_log = GameLog.open(path)
-    for entry in proto.new_entries:
+    for entry in proto.take_entries():
         game_log.append(entry)
-    proto.new_entries.clear()
     game_log.close()
 
 
@@ -335,26 +390,13 @@ def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
 
     A crash can come while a step's entries are being written: the entries of a step that the
     replay leaves incomplete are cut from the file, to be written again, whole, when the step
-    completes. Our message in that step is sent again: the crash may have come before it left.
+    completes (the protocol sends our own message in it again).
     """
-    for raw in game_log.entries:
-        try:
-            proto.receive(decode_frame(raw))
-        except WireError:
-            continue
-    if game_log.entries[: len(proto.entries)] != proto.entries:
+    proto.resume(game_log.entries)
+    taken = proto.entries
+    if game_log.entries[: len(taken)] != taken:
         raise SessionError(f"{game_log.path} does not replay: it cannot be resumed")
-    game_log.truncate(len(proto.entries))
-    pending = {m.raw for m in proto.step.got.values()}
-    out, _, events = proto.drain()
-    proto.outbox = [m for m in out if m.raw in pending]
-    shown: list[Event] = []
-    # Show where the game stands: who sits where, and this seat's hand now.
-    shown += [e for e in events if isinstance(e, SeatedRoster)][-1:]
-    view = proto.view()
-    if view is not None and view.phase is not None:
-        shown.append(HandStarted(view))
-    proto.events = shown
+    game_log.truncate(len(taken))
 
 
 async def _spawn_bots(

@@ -23,11 +23,11 @@ from typing import Any
 
 from hearts_p2p.audit import audit_log
 from hearts_p2p.cards import CARDS
+from hearts_p2p.chain import GENESIS_HEAD, chain
 from hearts_p2p.engine.hand import HandState
+from hearts_p2p.game import GameProtocol, Genesis, Player
 from hearts_p2p.identity import Identity
-from hearts_p2p.log import GENESIS_HEAD, MAGIC, chain
-from hearts_p2p.node.genesis import Genesis, Player
-from hearts_p2p.node.protocol import GameProtocol
+from hearts_p2p.log import MAGIC
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import Envelope, SignedMessage, decode_frame, encode_message, pack
 

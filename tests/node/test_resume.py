@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hearts_p2p.game import GameProtocol
 from hearts_p2p.log import GameLog, read_log
-from hearts_p2p.node.protocol import GameProtocol
 from hearts_p2p.node.session import _replay_own_log
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import decode_frame
