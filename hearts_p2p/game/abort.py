@@ -67,10 +67,10 @@ def judge_report(
         why = f"{reason[:MAX_REASON]} (reported by {name}; its evidence does not show it)"
         stop(s, Termination.UNPROVEN_ACCUSATION, why, None, reported=msg)
         return True
-    # A player that blames itself, showing nothing, is one that left the table.
-    left = culprit is not None and culprit == sender and not evidence
-    termination = Termination.LEFT if left else Termination.REPORTED
-    stop(s, termination, f"{reason[:MAX_REASON]} (reported by {name})", culprit, reported=msg)
+    # Taken on its word: a report says nothing more (a player naming itself may have left, or
+    # may relay a report that named it).
+    why = f"{reason[:MAX_REASON]} (reported by {name})"
+    stop(s, Termination.REPORTED, why, culprit, reported=msg)
     return True
 
 
