@@ -9,7 +9,7 @@ reports where the game first went wrong and why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,10 @@ class TrickSummary:
     winner: int
     points: int
 
+    def to_json(self) -> dict[str, Any]:
+        plays = [{"seat": s, "card": c} for s, c in self.plays]
+        return {"leader": self.leader, "plays": plays, "winner": self.winner, "points": self.points}
+
 
 @dataclass(frozen=True)
 class HandSummary:
@@ -72,6 +76,18 @@ class HandSummary:
     points: tuple[int, ...]
     moon: int | None
     totals: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "pass": self.pass_direction,
+            "passes": [{"from": f, "to": t, "cards": list(c)} for f, t, c in self.passes],
+            "tricks": [t.to_json() for t in self.tricks],
+            "points": list(self.points),
+            "moon": self.moon,
+            "totals": list(self.totals),
+        }
 
 
 @dataclass(frozen=True)
@@ -125,51 +141,13 @@ class AuditReport:
             "entries": self.entries,
             "table": self.table,
             "rules": self.rules,
-            "players": [
-                {
-                    "seat": p.seat,
-                    "player": p.player,
-                    "name": p.name,
-                    "fingerprint": p.fingerprint,
-                    "bot": p.bot,
-                }
-                for p in self.players
-            ],
-            "hands": [
-                {
-                    "number": h.number,
-                    "dealer": h.dealer,
-                    "pass": h.pass_direction,
-                    "passes": [{"from": f, "to": t, "cards": list(c)} for f, t, c in h.passes],
-                    "tricks": [
-                        {
-                            "leader": t.leader,
-                            "plays": [{"seat": s, "card": c} for s, c in t.plays],
-                            "winner": t.winner,
-                            "points": t.points,
-                        }
-                        for t in h.tricks
-                    ],
-                    "points": list(h.points),
-                    "moon": h.moon,
-                    "totals": list(h.totals),
-                }
-                for h in self.hands
-            ],
+            "players": [asdict(p) for p in self.players],
+            "hands": [h.to_json() for h in self.hands],
             "totals": list(self.totals),
             "winners": list(self.winners),
-            "abort": None
-            if self.abort is None
-            else {
-                "reason": self.abort.reason,
-                "blamed": self.abort.blamed,
-                "reported_by": self.abort.reported_by,
-                "confirmed": self.abort.confirmed,
-            },
+            "abort": asdict(self.abort) if self.abort is not None else None,
             "final_hash": self.final_hash,
-            "problems": [
-                {"where": p.where, "what": p.what, "culprit": p.culprit} for p in self.problems
-            ],
+            "problems": [asdict(p) for p in self.problems],
         }
 
 

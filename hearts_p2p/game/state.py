@@ -26,7 +26,7 @@ from .outcome import Abort
 from .replay import HandAction
 from .steps import Step, StepId, StepKind
 
-__all__ = ["MAX_REASON", "GameState", "Status", "StepRule"]
+__all__ = ["MAX_REASON", "GameState", "Status", "StepRule", "nothing_to_send"]
 
 MAX_REASON = 200
 

@@ -96,32 +96,19 @@ async def host_game(
         return await _resume_host(store, identity, resume, opts, front, task_status)
     listener = await _listen(opts.address, opts.port)
     port = listener.socket.getsockname()[1]
-    game_id = secrets.token_bytes(16)
-    secret = secrets.token_bytes(32)
-    files = store.game(game_id)
-    files.secrets.save({"secret": secret, "choices": {}})
+    table = _NewTable(secrets.token_bytes(16), table_name, rules, port, secrets.token_bytes(32))
+    store.game(table.game_id).secrets.save({"secret": table.secret, "choices": {}})
     if on_listening is not None:
         on_listening(opts.address, port)
     procs: list[trio.Process] = []
     async with trio.open_nursery() as nursery:
-        announcer = await nursery.start(_announce, identity, opts, game_id, table_name, rules, port)
+        announcer = await nursery.start(_announce, identity, opts, table)
         if bots is not None and bots.count:
             procs = await _spawn_bots(opts, bots, port)
-        where = f"{opts.address}:{port}"
         joined, conns = await _fill_table(
-            listener, identity, game_id, table_name, rules, where, announcer, front, nursery
+            listener, identity, opts, table, announcer, front, nursery
         )
-        roster = (
-            Member(identity.public_key, (opts.address, port)),
-            *(Member(s.who.public_key, s.address) for s in joined),
-        )
-        proto = GameProtocol(game_id, identity.public_key, identity, secret)
-        genesis = _genesis(opts, identity, proto.dh_public, game_id, table_name, rules, joined)
-        proto.propose(genesis)
-        _write_entries(files.log, proto)  # on disk before anyone can see it: resumable
-        saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
-        state = ResumeState(game_id, identity.public_key, opts.name, port, roster, saved_bots)
-        store.save_unfinished("host", state)
+        proto, roster = _open_game(store, opts, identity, table, joined, bots)
         await start_players(conns, list(roster), 2.0)
         outcome = await _play(
             store, "host", identity, proto, roster, listener, opts, front, task_status=task_status
@@ -129,6 +116,17 @@ async def host_game(
         nursery.cancel_scope.cancel()
     await _reap(procs)
     return outcome
+
+
+@dataclass(frozen=True)
+class _NewTable:
+    """A table this peer hosts, until its game starts."""
+
+    game_id: bytes
+    name: str
+    rules: Rules
+    port: int
+    secret: bytes  # this player's game secret: every key it uses derives from it
 
 
 async def _resume_host(
@@ -152,17 +150,16 @@ async def _resume_host(
 async def _fill_table(
     listener: trio.SocketListener,
     identity: Identity,
-    game_id: bytes,
-    table_name: str,
-    rules: Rules,
-    where: str,
+    opts: PeerOptions,
+    table: _NewTable,
     announcer: Announcer,
     front: FrontEnd,
     nursery: trio.Nursery,
 ) -> tuple[list[Seat], list[Connection]]:
     """Seat joiners until the table is full, saying who joins and keeping the announcement's
     seat count current."""
-    await front.notify(Notice(f"Table {table_name!r} open on {where}; "
+    rules = table.rules
+    await front.notify(Notice(f"Table {table.name!r} open on {opts.address}:{table.port}; "
                               f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
 
     def changed(seats: list[Seat]) -> None:
@@ -171,50 +168,59 @@ async def _fill_table(
         nursery.start_soon(front.notify, Notice(f"{who.name} joined ({who.fingerprint})"))
 
     joined, conns = await host_lobby(
-        listener, identity, game_id, table_name, rules.to_dict(), rules.players - 1, changed
+        listener, identity, table.game_id, table.name, rules.to_dict(), rules.players - 1, changed
     )
     announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
     return joined, conns
 
 
-def _genesis(
+def _open_game(
+    store: DataDir,
     opts: PeerOptions,
     identity: Identity,
-    dh: bytes,
-    game_id: bytes,
-    table_name: str,
-    rules: Rules,
+    table: _NewTable,
     joined: Sequence[Seat],
-) -> Genesis:
-    """The game's first entry: the host first, then the joiners in the order they came."""
+    bots: BotSpec | None,
+) -> tuple[GameProtocol, tuple[Member, ...]]:
+    """Propose the genesis (the host first, then the joiners in the order they came) and save
+    it, and how to resume the game, before anyone can see it."""
+    roster = (
+        Member(identity.public_key, (opts.address, table.port)),
+        *(Member(s.who.public_key, s.address) for s in joined),
+    )
+    proto = GameProtocol(table.game_id, identity.public_key, identity, table.secret)
     players = (
-        Player(opts.name, identity.public_key, dh, opts.is_bot),
+        Player(opts.name, identity.public_key, proto.dh_public, opts.is_bot),
         *(Player(s.who.name, s.who.public_key, s.dh, s.bot) for s in joined),
     )
     try:
-        return Genesis(game_id, table_name, rules, players, int(time.time()))
+        genesis = Genesis(table.game_id, table.name, table.rules, players, int(time.time()))
     except GenesisError as e:  # a joiner that copied another's keys, say
         raise SessionError(f"cannot start the game: {e}") from None
+    proto.propose(genesis)
+    _write_entries(store.game(table.game_id).log, proto)
+    saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
+    state = ResumeState(table.game_id, identity.public_key, opts.name, table.port, roster,
+                        saved_bots)  # fmt: skip
+    store.save_unfinished("host", state)
+    return proto, roster
 
 
 async def _announce(
     identity: Identity,
     opts: PeerOptions,
-    game_id: bytes,
-    table_name: str,
-    rules: Rules,
-    port: int,
-    task_status: trio.TaskStatus[object] = trio.TASK_STATUS_IGNORED,
+    table: _NewTable,
+    task_status: trio.TaskStatus[Announcer] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     await announce(
         identity,
         opts.interfaces,
-        table_id=game_id,
+        table_id=table.game_id,
         host_name=opts.name,
-        table_name=table_name,
-        rules=rules.to_dict(),
-        seats_total=rules.players,
-        port=port,
+        table_name=table.name,
+        rules=table.rules.to_dict(),
+        seats_total=table.rules.players,
+        port=table.port,
         seats_taken=1,
         config=opts.discovery,
         task_status=task_status,
