@@ -248,11 +248,8 @@ async def join_game(
     host_key = None
     if peer is None:
         info = await _find(opts, table, find_timeout)
-        peer = (info.address, info.announcement.port)
-        host_key = info.announcement.host_key
-        ad = info.announcement
-        found = f"Found {ad.table_name!r} hosted by {ad.host_name} ({info.host_fingerprint})"
-        await front.notify(Notice(found))
+        peer, host_key = (info.address, info.announcement.port), info.announcement.host_key
+        await front.notify(Notice(_found(info)))
     listener = await _listen(opts.address, opts.port)
     port = listener.socket.getsockname()[1]
     secret = secrets.token_bytes(32)
@@ -277,6 +274,11 @@ async def join_game(
     return await _play(
         store, "join", identity, proto, roster, listener, opts, front, task_status=task_status
     )
+
+
+def _found(info: TableInfo) -> str:
+    ad = info.announcement
+    return f"Found {ad.table_name!r} hosted by {ad.host_name} ({info.host_fingerprint})"
 
 
 def _locked(opts: PeerOptions) -> DataDir:
