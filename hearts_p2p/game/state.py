@@ -38,7 +38,7 @@ class Status(Enum):
     ABORTED = "aborted"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)  # no repr: it would print the secret
 class GameState:
     """Everything one peer knows of one game. ``identity`` is None for an observer."""
 
