@@ -20,7 +20,7 @@ from .events import (
 )
 from .genesis import Genesis, GenesisError, Player
 from .handflow import HandFlow
-from .keys import derive, pass_key, pass_public_key
+from .keys import pass_public_key
 from .localtable import Chooser, LocalTable
 from .outcome import Abort, CheatError, Termination
 from .protocol import RULES, GameProtocol, ProtocolError
@@ -60,8 +60,6 @@ __all__ = [
     "StepRule",
     "Termination",
     "TrickTaken",
-    "derive",
-    "pass_key",
     "pass_public_key",
     "replay_hand",
 ]

@@ -181,7 +181,7 @@ def _check_open(s: GameState, player: int, body: dict[str, Any]) -> int:
     return card
 
 
-def _after_play(s: GameState, done: Step) -> None:
+def _after_open(s: GameState, done: Step) -> None:
     assert s.game is not None and s.game.hand is not None
     hand = s.game.hand
     player = done.senders[0]
@@ -291,7 +291,7 @@ HAND_STEPS: dict[StepKind, StepRule] = {
     StepKind.PASS_COMMIT: StepRule(_check_deck, _after_deck_step, _send_pass),
     StepKind.PASS_REVEAL: _DECK,
     StepKind.PASSED: _CHECKPOINT,
-    StepKind.OPEN: StepRule(_check_open, _after_play, nothing_to_send),
+    StepKind.OPEN: StepRule(_check_open, _after_open, nothing_to_send),
     StepKind.MOON: StepRule(_check_moon, _after_tricks, nothing_to_send),
     StepKind.REVEAL: StepRule(_check_deck, _end_hand, _send_deck),
     StepKind.END: StepRule(_check_end, _finish, _send_end),
