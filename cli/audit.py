@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from hearts_p2p.audit import AuditReport, HandSummary, audit_log
+from hearts_p2p.audit import AuditReport, AuditStatus, HandSummary, audit_log
 from hearts_p2p.cards import Card
 from hearts_p2p.text import clean, json_escaped, quoted
 
@@ -92,27 +92,29 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
     if report.table:
         lines.append(f"Table {quoted(report.table)}: {report.rules}")
     for p in report.players:
-        bot = " (bot)" if p["bot"] else ""
-        lines.append(f"  seat {p['seat']}: {clean(p['name'])}{bot}, key {p['fingerprint']}")
+        bot = " (bot)" if p.bot else ""
+        lines.append(f"  seat {p.seat}: {clean(p.name)}{bot}, key {p.fingerprint}")
     for hand in report.hands:
         lines += _hand_lines(report, hand, style, tricks)
     if report.totals:
         lines.append("Totals: " + ", ".join(
-            f"{clean(report.players[s]['name'])} {t}" for s, t in enumerate(report.totals)
+            f"{clean(report.players[s].name)} {t}" for s, t in enumerate(report.totals)
         ))  # fmt: skip
     if report.winners:
         lines.append("Winner: " + ", ".join(clean(report.name(w), 60) for w in report.winners))
     if report.abort:
         a = report.abort
-        blamed = f"; blamed: {clean(a['blamed'], 60)}" if a.get("blamed") else ""
-        by = f" (reported by {clean(str(a['reported_by']))})" if a.get("reported_by") else ""
-        lines.append(f"Aborted: {clean(a['reason'], 300)}{blamed}{by}")
+        blamed = f"; blamed: {clean(a.blamed, 60)}" if a.blamed else ""
+        by = f" (reported by {clean(a.reported_by)})" if a.reported_by else ""
+        lines.append(f"Aborted: {clean(a.reason, 300)}{blamed}{by}")
     if report.final_hash:
         lines.append(f"Final hash: {report.final_hash}")
     lines += [f"PROBLEM {clean(str(problem), 500)}" for problem in report.problems]
     if report.valid:
         verdict = (
-            "VALID: a finished game" if report.status == "finished" else "VALID: an aborted game"
+            "VALID: a finished game"
+            if report.status is AuditStatus.FINISHED
+            else "VALID: an aborted game"
         )
     else:
         verdict = f"INVALID: {len(report.problems)} problem(s)"

@@ -13,13 +13,13 @@ from pathlib import Path
 import trio
 
 from hearts_p2p.bots import BotError, make_bot
+from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.frontend import FrontEnd
+from hearts_p2p.game import Status
 from hearts_p2p.netif import InterfaceError
-from hearts_p2p.node.botseat import BotSeat
-from hearts_p2p.node.protocol import Status
-from hearts_p2p.node.runner import GameRunner
-from hearts_p2p.node.session import (
+from hearts_p2p.node import (
     BotSpec,
+    GameRunner,
     Outcome,
     PeerOptions,
     SessionError,
@@ -72,7 +72,7 @@ def _held_elsewhere(root: Path) -> bool:
     return False
 
 
-Start = Callable[[FrontEnd], Awaitable[Outcome]]
+Start = Callable[[FrontEnd, trio.TaskStatus[GameRunner]], Awaitable[Outcome]]
 
 
 class LeftTable(SessionError):
@@ -122,15 +122,19 @@ async def _session(
     reader: Callable[[], Awaitable[None]] | None = None,
 ) -> Outcome:
     """Run ``start`` with ``front`` in the seat, quit and Ctrl-C wired to the game."""
-    opts.on_runner = controls.attach
     outcome: Outcome | None = None
+
+    async def play(task_status: trio.TaskStatus[GameRunner]) -> None:
+        nonlocal outcome
+        outcome = await start(front, task_status)
+        nursery.cancel_scope.cancel()
+
     async with trio.open_nursery() as nursery:
         controls.before_start = nursery.cancel_scope
         nursery.start_soon(controls.watch_interrupts)
         if reader is not None:
             nursery.start_soon(reader)
-        outcome = await start(front)
-        nursery.cancel_scope.cancel()
+        controls.attach(await nursery.start(play))
     if outcome is None:
         raise LeftTable("left the table before the game started")
     return outcome
@@ -171,8 +175,8 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
     table = args.table or f"{opts.name}'s table"
     spec = BotSpec(bots, args.strategy, delay=delay)
 
-    async def start(front: FrontEnd) -> Outcome:
-        return await host_game(opts, rules, table[:32], front, spec)
+    async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
+        return await host_game(opts, rules, table[:32], front, spec, task_status=task_status)
 
     if args.headless:
         return _headless(args, opts, start, BotSeat(make_bot(args.strategy, 0)))
@@ -213,8 +217,8 @@ def run_join(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts join: {e}\n")
         return EXIT_USAGE
 
-    async def start(front: FrontEnd) -> Outcome:
-        return await join_game(opts, front, args.table, peer)
+    async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
+        return await join_game(opts, front, args.table, peer, task_status=task_status)
 
     return _with_terminal(args, opts, start)
 
@@ -232,8 +236,8 @@ def run_bot(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts bot: {e}\n")
         return EXIT_USAGE
 
-    async def start(front: FrontEnd) -> Outcome:
-        return await join_game(opts, front, args.table, peer)
+    async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
+        return await join_game(opts, front, args.table, peer, task_status=task_status)
 
     return _headless(args, opts, start, BotSeat(bot, args.delay), quiet=args.quiet)
 

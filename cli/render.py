@@ -31,6 +31,7 @@ from hearts_p2p.frontend import (
     SeatedRoster,
     TrickTaken,
 )
+from hearts_p2p.game import Termination
 from hearts_p2p.rules import PassDirection
 from hearts_p2p.text import clean
 
@@ -315,7 +316,7 @@ class Screen:
             self._game_over(ev)
         elif isinstance(ev, Aborted):
             blame = ""
-            own_quit = ev.culprit == self.you and ev.reason.endswith("left the table")
+            own_quit = ev.culprit == self.you and ev.termination is Termination.LEFT
             if ev.culprit is not None and not own_quit:
                 blame = f" (blamed: {self.who(ev.culprit)})"
             self.line("")

@@ -9,18 +9,36 @@ reports where the game first went wrong and why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from .cards import CARDS
 from .engine import penalty_points
+from .game import GameProtocol, Genesis, GenesisError, HandRecord, Status, StepId, StepKind
 from .log import LogCorrupt, read_log
-from .node.genesis import Genesis, GenesisError
-from .node.protocol import GameProtocol, HandRecord, Status
 from .wire import SignedMessage, WireError, decode_frame
 
-__all__ = ["AuditReport", "HandSummary", "Problem", "audit_log"]
+__all__ = [
+    "AbortSummary",
+    "AuditReport",
+    "AuditStatus",
+    "HandSummary",
+    "PlayerSummary",
+    "Problem",
+    "TrickSummary",
+    "audit_log",
+]
+
+
+class AuditStatus(StrEnum):
+    """Where the log leaves the game."""
+
+    FINISHED = "finished"
+    ABORTED = "aborted"
+    INCOMPLETE = "incomplete"
+    UNREADABLE = "unreadable"
 
 
 @dataclass(frozen=True)
@@ -43,6 +61,10 @@ class TrickSummary:
     winner: int
     points: int
 
+    def to_json(self) -> dict[str, Any]:
+        plays = [{"seat": s, "card": c} for s, c in self.plays]
+        return {"leader": self.leader, "plays": plays, "winner": self.winner, "points": self.points}
+
 
 @dataclass(frozen=True)
 class HandSummary:
@@ -55,6 +77,37 @@ class HandSummary:
     moon: int | None
     totals: tuple[int, ...]
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "pass": self.pass_direction,
+            "passes": [{"from": f, "to": t, "cards": list(c)} for f, t, c in self.passes],
+            "tricks": [t.to_json() for t in self.tricks],
+            "points": list(self.points),
+            "moon": self.moon,
+            "totals": list(self.totals),
+        }
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    seat: int
+    player: int  # in genesis order
+    name: str
+    fingerprint: str
+    bot: bool
+
+
+@dataclass(frozen=True)
+class AbortSummary:
+    """Why the logged game stopped early, players named as the report names them."""
+
+    reason: str
+    blamed: str | None
+    reported_by: str | None  # None: no entry of the log records the abort
+    confirmed: bool  # the audit's own replay found the fault that stopped the game
+
 
 @dataclass
 class AuditReport:
@@ -62,61 +115,39 @@ class AuditReport:
     entries: int = 0
     table: str = ""
     rules: str = ""
-    players: list[dict[str, Any]] = field(default_factory=list)  # in seat order
+    players: list[PlayerSummary] = field(default_factory=list)  # in seat order
     hands: list[HandSummary] = field(default_factory=list)
-    status: str = "unreadable"  # finished, aborted, incomplete, unreadable
+    status: AuditStatus = AuditStatus.UNREADABLE
     totals: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
-    abort: dict[str, Any] | None = None
+    abort: AbortSummary | None = None
     final_hash: str = ""
     problems: list[Problem] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
-        return not self.problems and self.status in ("finished", "aborted")
+        return not self.problems and self.status in (AuditStatus.FINISHED, AuditStatus.ABORTED)
 
     def name(self, seat: int) -> str:
         if 0 <= seat < len(self.players):
-            return f"seat {seat} ({self.players[seat]['name']})"
+            return f"seat {seat} ({self.players[seat].name})"
         return f"seat {seat}"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "log": self.path,
             "valid": self.valid,
-            "status": self.status,
+            "status": self.status.value,
             "entries": self.entries,
             "table": self.table,
             "rules": self.rules,
-            "players": self.players,
-            "hands": [
-                {
-                    "number": h.number,
-                    "dealer": h.dealer,
-                    "pass": h.pass_direction,
-                    "passes": [{"from": f, "to": t, "cards": list(c)} for f, t, c in h.passes],
-                    "tricks": [
-                        {
-                            "leader": t.leader,
-                            "plays": [{"seat": s, "card": c} for s, c in t.plays],
-                            "winner": t.winner,
-                            "points": t.points,
-                        }
-                        for t in h.tricks
-                    ],
-                    "points": list(h.points),
-                    "moon": h.moon,
-                    "totals": list(h.totals),
-                }
-                for h in self.hands
-            ],
+            "players": [asdict(p) for p in self.players],
+            "hands": [h.to_json() for h in self.hands],
             "totals": list(self.totals),
             "winners": list(self.winners),
-            "abort": self.abort,
+            "abort": asdict(self.abort) if self.abort is not None else None,
             "final_hash": self.final_hash,
-            "problems": [
-                {"where": p.where, "what": p.what, "culprit": p.culprit} for p in self.problems
-            ],
+            "problems": [asdict(p) for p in self.problems],
         }
 
 
@@ -186,8 +217,6 @@ def _replay(
     report: AuditReport,
 ) -> None:
     proto = GameProtocol(genesis.game_id, genesis.players[0].key)
-    records: list[HandRecord] = []
-    proto.on_hand_audited = records.append
     seen = _Replay()
     seen.rejected = [i for i in range(len(entries)) if i not in dict(messages)]
     for i, msg in messages:
@@ -207,7 +236,8 @@ def _replay(
     if not seen.claims:
         seen.confirmed = proto.status is Status.ABORTED
     _fill_players(genesis, proto, report)
-    report.hands = [_summary(r, genesis) for r in records]
+    _, _, events = proto.drain()
+    report.hands = [_summary(e, genesis) for e in events if isinstance(e, HandRecord)]
     report.final_hash = proto.head.hex()
     _check_order(proto, entries, messages, seen, report)
     _verdict(proto, entries, seen, report)
@@ -252,12 +282,13 @@ def _player(proto: GameProtocol, player: int) -> str:
 
 def _where(proto: GameProtocol, hand: int, step: str) -> str:
     """A step as a reader thinks of it: ``hand 2, trick 5`` for ``play.16`` at four players."""
-    kind, _, index = step.partition(".")
+    at = StepId.parse(step)
+    kind = at.kind if at is not None else None
     if hand == 0:
-        return f"seating, {step}" if kind != "genesis" else "genesis"
-    if kind == "play" and index.isdigit() and proto.players:
-        return f"hand {hand}, trick {int(index) // proto.players + 1}"
-    if kind == "reveal":
+        return f"seating, {step}" if kind is not StepKind.GENESIS else "genesis"
+    if at is not None and at.kind is StepKind.OPEN and at.index is not None and proto.players:
+        return f"hand {hand}, trick {at.index // proto.players + 1}"
+    if kind is StepKind.REVEAL:
         return f"hand {hand}, end of hand"
     return f"hand {hand}, {step}"
 
@@ -276,20 +307,15 @@ def _evidence(msg: SignedMessage) -> list[SignedMessage]:
 
 def _fill_players(genesis: Genesis, proto: GameProtocol, report: AuditReport) -> None:
     order = proto.player_at or list(range(len(genesis.players)))
+    roster = genesis.players
     report.players = [
-        {
-            "seat": seat,
-            "player": p,
-            "name": genesis.players[p].name,
-            "fingerprint": genesis.players[p].fingerprint,
-            "bot": genesis.players[p].bot,
-        }
+        PlayerSummary(seat, p, roster[p].name, roster[p].fingerprint, roster[p].bot)
         for seat, p in enumerate(order)
     ]
     if proto.game is not None:
         report.totals = tuple(proto.game.totals)
-        if proto.game.result is not None:
-            report.winners = proto.game.result.winners
+    if proto.result is not None:
+        report.winners = proto.result.winners
 
 
 def _check_order(
@@ -342,26 +368,19 @@ def _check_order(
 def _verdict(proto: GameProtocol, entries: list[bytes], seen: _Replay, report: AuditReport) -> None:
     where = _where(proto, proto.step.hand, proto.step.name)
     if proto.status is Status.FINISHED:
-        report.status = "finished"
+        report.status = AuditStatus.FINISHED
         return
     if proto.status is Status.ABORTED and proto.abort is not None:
-        report.status = "aborted"
+        report.status = AuditStatus.ABORTED
         a = proto.abort
         culprit = _player(proto, a.culprit) if a.culprit is not None else None
-        report.abort = {
-            "reason": a.reason,
-            "blamed": culprit,
-            "reported_by": None,
-            "confirmed": seen.confirmed,
-        }
-        if seen.claims:
-            sender = seen.claims[0][1].envelope.sender
-            report.abort["reported_by"] = _player(proto, sender)
-        else:
+        reporter = _player(proto, seen.claims[0][1].envelope.sender) if seen.claims else None
+        report.abort = AbortSummary(a.reason, culprit, reporter, seen.confirmed)
+        if not seen.claims:
             # The audit itself found the fault and no player's log recorded it: the game went on.
             report.problems.append(Problem(where, a.reason, culprit))
         return
-    report.status = "incomplete"
+    report.status = AuditStatus.INCOMPLETE
     waiting = ", ".join(_player(proto, p) for p in proto.waiting_for()) or "?"
     stuck = [i for i in seen.rejected if i >= len(proto.entries)]
     if stuck:

@@ -1,7 +1,9 @@
 """The seat interface between a node and whoever plays the seat: a person at a terminal or a bot.
 
 A front end gets a seat's view (never another seat's cards) and events, and answers with actions.
-Both kinds of front end use exactly this, so a bot can do nothing a person could not.
+Both kinds of front end use exactly this, so a bot can do nothing a person could not. The game's
+own events come from the core (``game/events.py``); the node adds the table's (connections,
+chat, notices).
 """
 
 from __future__ import annotations
@@ -10,8 +12,20 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from .cards import Card
-from .engine import Action, GameResult, HandResult, SeatView
+from .engine import Action, SeatView
+from .game.events import (
+    Aborted,
+    CardPlayed,
+    GameEvent,
+    GameOver,
+    HandRecord,
+    HandScored,
+    HandStarted,
+    PassReceived,
+    RosterEntry,
+    SeatedRoster,
+    TrickTaken,
+)
 
 __all__ = [
     "Aborted",
@@ -19,7 +33,9 @@ __all__ = [
     "ChatLine",
     "Event",
     "FrontEnd",
+    "GameEvent",
     "GameOver",
+    "HandRecord",
     "HandScored",
     "HandStarted",
     "Notice",
@@ -30,74 +46,6 @@ __all__ = [
     "SeatedRoster",
     "TrickTaken",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class RosterEntry:
-    seat: int
-    name: str
-    fingerprint: str
-    is_bot: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SeatedRoster:
-    """The players in seat order, fixed by the joint coin flip, shown before the first deal."""
-
-    players: tuple[RosterEntry, ...]
-    you: int
-    rules_summary: str
-
-
-@dataclass(frozen=True, slots=True)
-class HandStarted:
-    view: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class PassReceived:
-    source: int
-    cards: tuple[Card, ...]
-    view: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-    view: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class TrickTaken:
-    winner: int
-    cards: tuple[tuple[int, Card], ...]
-    points: int
-    view: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class HandScored:
-    number: int
-    result: HandResult
-    totals: tuple[int, ...]
-    view: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver:
-    result: GameResult
-    log_path: str
-    final_hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class Aborted:
-    """The game ended early; ``culprit`` is the seat blamed, if any."""
-
-    reason: str
-    culprit: int | None
-    log_path: str
 
 
 class PeerStatus(StrEnum):
@@ -125,19 +73,7 @@ class Notice:
     text: str
 
 
-Event = (
-    SeatedRoster
-    | HandStarted
-    | PassReceived
-    | CardPlayed
-    | TrickTaken
-    | HandScored
-    | GameOver
-    | Aborted
-    | PeerState
-    | ChatLine
-    | Notice
-)
+Event = GameEvent | PeerState | ChatLine | Notice
 
 
 class FrontEnd(Protocol):

@@ -7,15 +7,11 @@ before it. A bad record anywhere else is corruption and is reported, not skipped
 each byte a bounded number of times whatever the file holds, so a crafted log cannot make the
 audit slow.
 
-The hash chain runs over the entries in log order: ``head = SHA-256(head ‖ SHA-256(entry))`` from
-32 zero bytes. Every message names the head at the start of its step, which binds it to all
-that came before; every honest peer, ordering each step's entries canonically, ends with the
-same bytes and the same final head.
+The loader recomputes the hash chain (``chain.py``) over the entries as it reads them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import struct
 import zlib
@@ -24,32 +20,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from .chain import GENESIS_HEAD, chain
 from .private_files import open_private, private_dir
 from .wire import pack, unpack
 
-__all__ = [
-    "GENESIS_HEAD",
-    "GameLog",
-    "LoadedLog",
-    "LogCorrupt",
-    "SecretStore",
-    "chain",
-    "read_log",
-]
+__all__ = ["MAGIC", "GameLog", "LoadedLog", "LogCorrupt", "SecretStore", "read_log"]
 
 MAGIC = b"HEARTSLOG\x01\n"
-GENESIS_HEAD = bytes(32)
 _RECORD = struct.Struct(">II")
 MAX_RECORD = 1 << 20
 
 
 class LogCorrupt(ValueError):
     """A log that is not a game log, or is damaged before its last record."""
-
-
-def chain(head: bytes, entry: bytes) -> bytes:
-    """The chain head after appending ``entry``."""
-    return hashlib.sha256(head + hashlib.sha256(entry).digest()).digest()
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,14 @@ import msgpack
 from .identity import SIGNATURE_BYTES, Identity, verify
 
 __all__ = [
+    "KINDS",
     "MAX_FRAME",
     "PROTOCOL_VERSION",
     "Envelope",
     "SignedMessage",
     "WireError",
     "decode_frame",
+    "decode_peer_frame",
     "encode_message",
     "entry_hash",
     "pack",
@@ -40,6 +42,16 @@ GAME_ID_BYTES = 16
 HASH_BYTES = 32
 MAX_DEPTH = 6
 MAX_NAME = 64
+
+KINDS = frozenset(
+    {
+        "genesis", "accept", "flip_commit", "flip_reveal",
+        "shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "dealt",
+        "pass_commit", "pass_reveal", "passed", "play", "moon", "reveal", "end",
+        "abort",
+    }
+)  # fmt: skip
+"""Every message kind of protocol version 1: the game's steps, and the abort."""
 
 
 class WireError(ValueError):
@@ -143,7 +155,19 @@ def decode_frame(raw: bytes, *, max_size: int = MAX_FRAME) -> SignedMessage:
     if not isinstance(raw, bytes | bytearray | memoryview):
         raise WireError("not_bytes", type(raw).__name__)
     raw = bytes(raw)
+    return _message(unpack(raw, max_size=max_size), raw, max_size)
+
+
+def decode_peer_frame(raw: bytes, *, max_size: int = MAX_FRAME) -> SignedMessage | dict[str, Any]:
+    """Decode one frame from a peer, once: a game message, or a control map (``sync``,
+    ``chat``, …) for the caller to parse."""
     outer = unpack(raw, max_size=max_size)
+    if isinstance(outer, dict):
+        return outer
+    return _message(outer, bytes(raw), max_size)
+
+
+def _message(outer: object, raw: bytes, max_size: int) -> SignedMessage:
     if not isinstance(outer, list) or len(outer) != 2:
         raise WireError("bad_frame", "a frame is [envelope, signature]")
     env_bytes, sig = outer
@@ -165,6 +189,8 @@ def decode_frame(raw: bytes, *, max_size: int = MAX_FRAME) -> SignedMessage:
     _want_int("seq", seq, 0, 1 << 32)
     _want_bytes("prev", prev, HASH_BYTES)
     _want_name("kind", kind)
+    if kind not in KINDS:
+        raise WireError("unknown_kind", f"no message kind {kind!r}")
     if not isinstance(body, dict):
         raise WireError("bad_body", "a body is a map")
     _check_depth(body, 0)

@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..bots import make_bot
+from ..game import LocalTable, Status
 from ..identity import Identity
 from ..log import read_log
-from ..node.localtable import LocalTable
-from ..node.protocol import Status
 from ..rules import Rules
 from ..wire import decode_frame
 
@@ -132,7 +132,8 @@ def in_process_game(args: argparse.Namespace) -> dict[str, Any]:
     n = rules.players
     ids = [Identity.generate() for _ in range(n)]
     secrets = [os.urandom(32) for _ in range(n)]
-    table = LocalTable(rules, ids, secrets, os.urandom(16), seed=args.seed, strategy=args.strategy)
+    bots = [make_bot(args.strategy, args.seed + i) for i in range(n)]
+    table = LocalTable(rules, ids, secrets, os.urandom(16), bots, seed=args.seed)
     start = time.monotonic()
     cpu = time.process_time()
     table.run()

@@ -21,6 +21,7 @@ from typing import Any
 
 import trio
 
+from ..game.genesis import MAX_NAME
 from ..identity import SIGNATURE_BYTES, Identity, PublicIdentity, verify
 from ..transport import (
     Connection,
@@ -31,7 +32,6 @@ from ..transport import (
     open_connection,
 )
 from ..wire import WireError, pack, unpack
-from .genesis import MAX_NAME
 
 __all__ = [
     "LOBBY_ID",

@@ -18,16 +18,16 @@ from typing import Any, Protocol
 
 import trio
 
+from ..control import Chat, Control, Done, Sync, Synced, encode, parse_control
 from ..engine import Action
 from ..frontend import Aborted, ChatLine, Event, FrontEnd, GameOver, PeerState, PeerStatus
+from ..game import GameProtocol, ProtocolError, Status, StepKind
 from ..log import GameLog, SecretStore
-from ..wire import SignedMessage, WireError, decode_frame, pack, unpack
-from .protocol import GameProtocol, ProtocolError, Status
+from ..wire import SignedMessage, WireError, decode_frame, decode_peer_frame
 
 __all__ = ["GameRunner", "Links", "RunnerConfig"]
 
 log = logging.getLogger(__name__)
-MAX_CHAT = 200
 
 
 class Links(Protocol):
@@ -91,14 +91,19 @@ class GameRunner:
     def log_path(self) -> str:
         return str(self.log.path)
 
-    async def run(self) -> Status:
-        """Play the game to its end (finished or aborted) and return how it ended."""
+    async def run(
+        self, *, task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED
+    ) -> Status:
+        """Play the game to its end (finished or aborted) and return how it ended. Started with
+        ``nursery.start``, it hands back itself once running: the front end's handle on the game
+        (to chat, to quit)."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             for peer in self.links.peers:
                 nursery.start_soon(self._read, peer)
             nursery.start_soon(self._watch_links)
             nursery.start_soon(self._watch_absence)
+            task_status.started(self)
             await self._flush()
             for peer in self.links.peers:
                 if self.links.is_connected(peer):
@@ -117,7 +122,7 @@ class GameRunner:
     async def _linger(self) -> None:
         """Keep answering peers that are still catching up, until each says it is done too (or
         has gone), for at most ``linger`` seconds."""
-        await self._broadcast_raw(pack({"t": "done"}))
+        await self._broadcast_raw(encode(Done()))
         with trio.move_on_after(self.config.linger) as scope:
             self._all_done = scope
             self._check_all_done()
@@ -134,7 +139,7 @@ class GameRunner:
     # -- controls for the front end -----------------------------------------------------------
 
     def say(self, text: str) -> None:
-        frame = pack({"t": "chat", "text": text[:MAX_CHAT]})
+        frame = encode(Chat(text))
         self._post(lambda: self._broadcast_raw(frame))
 
     def quit(self) -> None:
@@ -162,8 +167,8 @@ class GameRunner:
         p = self.protocol
         out, entries, events = p.drain()
         if p.choices != self._saved_choices:
-            self.secrets.save({"secret": self._secret_seed, "choices": p.choices})
             self._saved_choices = dict(p.choices)
+            self.secrets.save({"secret": self._secret_seed, "choices": self._saved_choices})
         for e in entries:
             self.log.append(e)
         if self._timings is not None:
@@ -202,16 +207,14 @@ class GameRunner:
         Entries reach the OS before anything is sent, which is all a killed process needs to
         resume; fsync guards against power loss only, so it need not hold up the game.
         """
-        p = self.protocol
-        hand = p.game.hand if p.game is not None else None
-        return not p.step.name.startswith("play.") or hand is None or not hand.trick
+        return not self.protocol.mid_trick
 
     def _record(self, out: list[SignedMessage], entries: list[bytes]) -> None:
         now = time.monotonic()
         assert self._timings is not None
         for msg in out:
             env = msg.envelope
-            if env.kind == "play":
+            if env.kind == StepKind.OPEN:
                 self._timings.write(f'{{"step": "{env.hand}:{env.step}", "sent": {now}}}\n')
         for raw in entries:
             env = decode_frame(raw).envelope
@@ -259,38 +262,34 @@ class GameRunner:
 
     async def _handle(self, peer: bytes, frame: bytes) -> None:
         try:
-            head = unpack(frame)
-        except WireError:
-            self.dropped_frames += 1
-            return
-        if isinstance(head, dict):
-            await self._control(peer, head)
-            return
-        try:
-            msg = decode_frame(frame)
+            decoded = decode_peer_frame(frame)
         except WireError as e:
             log.info("dropped a bad frame from a peer: %s", e)
             self.dropped_frames += 1
             return
-        self.protocol.receive(msg)
-        await self._flush()
+        if isinstance(decoded, SignedMessage):
+            self.protocol.receive(decoded)
+            await self._flush()
+            return
+        control = parse_control(decoded)
+        if control is None:
+            self.dropped_frames += 1
+            return
+        await self._control(peer, control)
 
-    async def _control(self, peer: bytes, frame: dict[str, Any]) -> None:
-        kind = frame.get("t")
-        if kind == "chat" and isinstance(frame.get("text"), str):
+    async def _control(self, peer: bytes, control: Control) -> None:
+        if isinstance(control, Chat):
             seat = self._seat_of_key(peer)
             if seat is not None:
-                await self.front.notify(ChatLine(seat, frame["text"][:MAX_CHAT]))
-        elif kind == "sync" and isinstance(frame.get("have"), int):
-            await self._answer_sync(peer, max(0, frame["have"]))
-        elif kind == "synced":
+                await self.front.notify(ChatLine(seat, control.text))
+        elif isinstance(control, Sync):
+            await self._answer_sync(peer, control.have)
+        elif isinstance(control, Synced):
             self._unsynced.discard(peer)
             self._maybe_choose()
-        elif kind == "done":
+        else:
             self._done_peers.add(peer)
             self._check_all_done()
-        else:
-            self.dropped_frames += 1
 
     def _seat_of_key(self, key: bytes) -> int | None:
         g = self.protocol.genesis
@@ -305,15 +304,15 @@ class GameRunner:
     # -- catching peers up --------------------------------------------------------------------
 
     async def _ask_sync(self, peer: bytes) -> None:
-        await self._send_quietly(peer, pack({"t": "sync", "have": len(self.protocol.entries)}))
+        await self._send_quietly(peer, encode(Sync(len(self.protocol.entries))))
 
     async def _answer_sync(self, peer: bytes, have: int) -> None:
         p = self.protocol
         for raw in p.entries[have:]:
             await self._send_quietly(peer, raw)
-        for msg in p.step.in_order():
+        for msg in p.pending():
             await self._send_quietly(peer, msg.raw)
-        await self._send_quietly(peer, pack({"t": "synced"}))
+        await self._send_quietly(peer, encode(Synced()))
 
     async def _send_quietly(self, peer: bytes, frame: bytes) -> None:
         try:

@@ -18,24 +18,30 @@ from pathlib import Path
 
 import trio
 
-from ..discovery import DiscoveryConfig, TableState, announce, open_browser
+from ..discovery import Announcer, DiscoveryConfig, TableState, announce, open_browser
 from ..discovery.directory import TableInfo
 from ..engine import GameResult
-from ..frontend import Event, FrontEnd, HandStarted, Notice, SeatedRoster
+from ..frontend import FrontEnd, Notice
+from ..game import Abort, GameProtocol, Genesis, GenesisError, Player, Status, pass_public_key
 from ..identity import Identity, IdentityError
 from ..log import GameLog
 from ..netif import Interface
 from ..rules import Rules
 from ..transport import Member, open_mesh
-from ..wire import WireError, decode_frame
-from .genesis import Genesis, GenesisError, Player
-from .keys import pass_public_key
-from .lobby import LobbyError, Seat, SeatChange, Welcome, host_lobby, join_lobby, start_players
-from .protocol import Abort, GameProtocol, Status
+from .lobby import (
+    HostLink,
+    LobbyError,
+    Seat,
+    SeatChange,
+    Welcome,
+    host_lobby,
+    join_lobby,
+    start_players,
+)
 from .runner import GameRunner, RunnerConfig
 from .store import DataDir, DataDirBusy, ResumeState
 
-__all__ = ["Outcome", "PeerOptions", "SessionError", "host_game", "join_game"]
+__all__ = ["BotSpec", "Outcome", "PeerOptions", "SessionError", "host_game", "join_game"]
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +59,6 @@ class PeerOptions:
     port: int = 0
     absent_timeout: float = 120.0
     is_bot: bool = False
-    on_runner: Callable[[GameRunner], None] | None = None  # a front end's handle on the game
     timings: Path | None = None  # benchmarks: when each play was sent and verified
 
     @property
@@ -86,91 +91,146 @@ async def host_game(
     front: FrontEnd,
     bots: BotSpec | None = None,
     on_listening: Callable[[str, int], None] | None = None,
+    *,
+    task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Open a table, wait for it to fill (spawning bot peers if asked), and play."""
+    """Open a table, wait for it to fill (spawning bot peers if asked), and play.
+
+    Started with ``nursery.start``, it hands back the game's runner once the game runs.
+    """
     store = _locked(opts)
     identity = await _identity(store, opts, front)
     resume = store.unfinished("host")
     if resume is not None:
-        respawned: list[trio.Process] = []
-        if resume.bots:
-            spec = BotSpec(**resume.bots)
-            respawned = await _spawn_bots(opts, spec, resume.port, resuming=True)
-        try:
-            return await _resume(store, "host", identity, resume, opts, front)
-        finally:
-            await _reap(respawned)
+        return await _resume_host(store, identity, resume, opts, front, task_status)
     listener = await _listen(opts.address, opts.port)
     port = listener.socket.getsockname()[1]
-    game_id = secrets.token_bytes(16)
-    secret = secrets.token_bytes(32)
-    proto = GameProtocol(game_id, identity.public_key, identity, secret)
-    files = store.game(game_id)
-    files.secrets.save({"secret": secret, "choices": {}})
+    table = _NewTable(secrets.token_bytes(16), table_name, rules, port, secrets.token_bytes(32))
+    store.game(table.game_id).secrets.save({"secret": table.secret, "choices": {}})
     if on_listening is not None:
         on_listening(opts.address, port)
     procs: list[trio.Process] = []
     async with trio.open_nursery() as nursery:
-        announcer = await nursery.start(_announce, identity, opts, game_id, table_name, rules, port)
+        announcer = await nursery.start(_announce, identity, opts, table)
         if bots is not None and bots.count:
             procs = await _spawn_bots(opts, bots, port)
-        await front.notify(Notice(f"Table {table_name!r} open on {opts.address}:{port}; "
-                                  f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
-
-        def changed(seats: list[Seat], seat: Seat, change: SeatChange) -> None:
-            announcer.update(seats_taken=1 + len(seats))
-            who = seat.who
-            nursery.start_soon(
-                front.notify, Notice(f"{who.name} {change.value} ({who.fingerprint})")
-            )
-
-        joined, conns = await host_lobby(
-            listener, identity, game_id, table_name, rules.to_dict(), rules.players - 1, changed
+        joined, conns = await _fill_table(
+            listener, identity, opts, table, announcer, front, nursery
         )
-        announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
-        players = (
-            Player(opts.name, identity.public_key, proto.dh_public, opts.is_bot),
-            *(Player(s.who.name, s.who.public_key, s.dh, s.bot) for s in joined),
-        )
-        roster = (
-            Member(identity.public_key, (opts.address, port)),
-            *(Member(s.who.public_key, s.address) for s in joined),
-        )
-        try:
-            genesis = Genesis(game_id, table_name, rules, players, int(time.time()))
-        except GenesisError as e:  # a joiner that copied another's keys, say
-            raise SessionError(f"cannot start the game: {e}") from None
-        proto.propose(genesis)
-        _write_entries(files.log, proto)  # on disk before anyone can see it: resumable
-        saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
-        state = ResumeState(game_id, identity.public_key, opts.name, port, roster, saved_bots)
-        store.save_unfinished("host", state)
+        proto, roster = _open_game(store, opts, identity, table, joined, bots)
         await start_players(conns, list(roster), 2.0)
-        outcome = await _play(store, "host", identity, proto, roster, listener, opts, front)
+        outcome = await _play(
+            store, "host", identity, proto, roster, listener, opts, front, task_status=task_status
+        )
         nursery.cancel_scope.cancel()
     await _reap(procs)
     return outcome
 
 
+@dataclass(frozen=True)
+class _NewTable:
+    """A table this peer hosts, until its game starts."""
+
+    game_id: bytes
+    name: str
+    rules: Rules
+    port: int
+    secret: bytes  # this player's game secret: every key it uses derives from it
+
+
+async def _resume_host(
+    store: DataDir,
+    identity: Identity,
+    state: ResumeState,
+    opts: PeerOptions,
+    front: FrontEnd,
+    task_status: trio.TaskStatus[GameRunner],
+) -> Outcome:
+    """Resume the hosted game, and the bot peers it started (each resumes its own)."""
+    respawned: list[trio.Process] = []
+    if state.bots:
+        respawned = await _spawn_bots(opts, BotSpec(**state.bots), state.port, resuming=True)
+    try:
+        return await _resume(store, "host", identity, state, opts, front, task_status)
+    finally:
+        await _reap(respawned)
+
+
+async def _fill_table(
+    listener: trio.SocketListener,
+    identity: Identity,
+    opts: PeerOptions,
+    table: _NewTable,
+    announcer: Announcer,
+    front: FrontEnd,
+    nursery: trio.Nursery,
+) -> tuple[list[Seat], list[HostLink]]:
+    """Seat joiners until the table is full, saying who joins and keeping the announcement's
+    seat count current."""
+    rules = table.rules
+    await front.notify(Notice(f"Table {table.name!r} open on {opts.address}:{table.port}; "
+                              f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
+
+    def changed(seats: list[Seat], seat: Seat, change: SeatChange) -> None:
+        announcer.update(seats_taken=1 + len(seats))
+        who = seat.who
+        nursery.start_soon(front.notify, Notice(f"{who.name} {change.value} ({who.fingerprint})"))
+
+    joined, conns = await host_lobby(
+        listener, identity, table.game_id, table.name, rules.to_dict(), rules.players - 1, changed
+    )
+    announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
+    return joined, conns
+
+
+def _open_game(
+    store: DataDir,
+    opts: PeerOptions,
+    identity: Identity,
+    table: _NewTable,
+    joined: Sequence[Seat],
+    bots: BotSpec | None,
+) -> tuple[GameProtocol, tuple[Member, ...]]:
+    """Propose the genesis (the host first, then the joiners in the order they came) and save
+    it, and how to resume the game, before anyone can see it."""
+    roster = (
+        Member(identity.public_key, (opts.address, table.port)),
+        *(Member(s.who.public_key, s.address) for s in joined),
+    )
+    proto = GameProtocol(table.game_id, identity.public_key, identity, table.secret)
+    players = (
+        Player(opts.name, identity.public_key, proto.dh_public, opts.is_bot),
+        *(Player(s.who.name, s.who.public_key, s.dh, s.bot) for s in joined),
+    )
+    try:
+        genesis = Genesis(table.game_id, table.name, table.rules, players, int(time.time()))
+    except GenesisError as e:  # a joiner that copied another's keys, say
+        raise SessionError(f"cannot start the game: {e}") from None
+    proto.propose(genesis)
+    _write_entries(store.game(table.game_id).log, proto)
+    saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
+    state = ResumeState(table.game_id, identity.public_key, opts.name, table.port, roster,
+                        saved_bots)  # fmt: skip
+    store.save_unfinished("host", state)
+    return proto, roster
+
+
 async def _announce(
     identity: Identity,
     opts: PeerOptions,
-    game_id: bytes,
-    table_name: str,
-    rules: Rules,
-    port: int,
-    task_status: trio.TaskStatus[object] = trio.TASK_STATUS_IGNORED,
+    table: _NewTable,
+    task_status: trio.TaskStatus[Announcer] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     await announce(
         identity,
         opts.interfaces,
-        table_id=game_id,
+        table_id=table.game_id,
         host_name=opts.name,
-        table_name=table_name,
-        rules=rules.to_dict(),
-        seats_total=rules.players,
+        table_name=table.name,
+        rules=table.rules.to_dict(),
+        seats_total=table.rules.players,
         addresses=[opts.address],
-        port=port,
+        port=table.port,
         seats_taken=1,
         config=opts.discovery,
         task_status=task_status,
@@ -183,21 +243,23 @@ async def join_game(
     table: str | None = None,
     peer: tuple[str, int] | None = None,
     find_timeout: float = 10.0,
+    *,
+    task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Find a table (by name or id through discovery, or at ``peer``), take a seat, and play."""
+    """Find a table (by name or id through discovery, or at ``peer``), take a seat, and play.
+
+    Started with ``nursery.start``, it hands back the game's runner once the game runs.
+    """
     store = _locked(opts)
     identity = await _identity(store, opts, front)
     resume = store.unfinished("join")
     if resume is not None:
-        return await _resume(store, "join", identity, resume, opts, front)
+        return await _resume(store, "join", identity, resume, opts, front, task_status)
     host_key = None
     if peer is None:
         info = await _find(opts, table, find_timeout)
-        peer = (info.address, info.announcement.port)
-        host_key = info.announcement.host_key
-        ad = info.announcement
-        found = f"Found {ad.table_name!r} hosted by {ad.host_name} ({info.host_fingerprint})"
-        await front.notify(Notice(found))
+        peer, host_key = (info.address, info.announcement.port), info.announcement.host_key
+        await front.notify(Notice(_found(info)))
     listener = await _listen(opts.address, opts.port)
     port = listener.socket.getsockname()[1]
     secret = secrets.token_bytes(32)
@@ -220,7 +282,14 @@ async def join_game(
     store.save_unfinished(
         "join", ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster)
     )
-    return await _play(store, "join", identity, proto, roster, listener, opts, front)
+    return await _play(
+        store, "join", identity, proto, roster, listener, opts, front, task_status=task_status
+    )
+
+
+def _found(info: TableInfo) -> str:
+    ad = info.announcement
+    return f"Found {ad.table_name!r} hosted by {ad.host_name} ({info.host_fingerprint})"
 
 
 def _locked(opts: PeerOptions) -> DataDir:
@@ -279,6 +348,7 @@ async def _resume(
     state: ResumeState,
     opts: PeerOptions,
     front: FrontEnd,
+    task_status: trio.TaskStatus[GameRunner],
 ) -> Outcome:
     """Rejoin the game this role was playing: replay our log, listen where we did, catch up."""
     files = store.game(state.game_id)
@@ -292,8 +362,9 @@ async def _resume(
     await front.notify(Notice(f"Resuming game {state.game_id.hex()[:8]} from {files.log}"))
     listener = await _listen(opts.address, state.port)
     return await _play(
-        store, role, identity, proto, state.roster, listener, opts, front, resuming=True
-    )
+        store, role, identity, proto, state.roster, listener, opts, front,
+        resuming=True, task_status=task_status,
+    )  # fmt: skip
 
 
 async def _play(
@@ -305,8 +376,11 @@ async def _play(
     listener: trio.SocketListener,
     opts: PeerOptions,
     front: FrontEnd,
+    *,
     resuming: bool = False,
+    task_status: trio.TaskStatus[GameRunner],
 ) -> Outcome:
+    """Play the game over the mesh to its end; the runner goes back through ``task_status``."""
     files = store.game(proto.game_id)
     game_log = GameLog.open(files.log)
     if resuming:
@@ -316,21 +390,17 @@ async def _play(
     seed = secret if isinstance(secret, bytes) else b""
     async with open_mesh(identity, proto.game_id, roster, listeners=[listener]) as mesh:
         runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
-        if opts.on_runner is not None:
-            opts.on_runner(runner)
-        status = await runner.run()
+        status = await runner.run(task_status=task_status)
     await listener.aclose()
     if status in (Status.FINISHED, Status.ABORTED):
         store.finished(role)
-    result = proto.game.result if proto.game is not None else None
-    return Outcome(status, files.log, proto.head.hex(), result, proto.abort)
+    return Outcome(status, files.log, proto.head.hex(), proto.result, proto.abort)
 
 
 def _write_entries(path: Path, proto: GameProtocol) -> None:
     game_log = GameLog.open(path)
-    for entry in proto.new_entries:
+    for entry in proto.take_entries():
         game_log.append(entry)
-    proto.new_entries.clear()
     game_log.close()
 
 
@@ -339,26 +409,13 @@ def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
 
     A crash can come while a step's entries are being written: the entries of a step that the
     replay leaves incomplete are cut from the file, to be written again, whole, when the step
-    completes. Our message in that step is sent again: the crash may have come before it left.
+    completes (the protocol sends our own message in it again).
     """
-    for raw in game_log.entries:
-        try:
-            proto.receive(decode_frame(raw))
-        except WireError:
-            continue
-    if game_log.entries[: len(proto.entries)] != proto.entries:
+    proto.resume(game_log.entries)
+    taken = proto.entries
+    if game_log.entries[: len(taken)] != taken:
         raise SessionError(f"{game_log.path} does not replay: it cannot be resumed")
-    game_log.truncate(len(proto.entries))
-    pending = {m.raw for m in proto.step.got.values()}
-    out, _, events = proto.drain()
-    proto.outbox = [m for m in out if m.raw in pending]
-    shown: list[Event] = []
-    # Show where the game stands: who sits where, and this seat's hand now.
-    shown += [e for e in events if isinstance(e, SeatedRoster)][-1:]
-    view = proto.view()
-    if view is not None and view.phase is not None:
-        shown.append(HandStarted(view))
-    proto.events = shown
+    game_log.truncate(len(taken))
 
 
 async def _spawn_bots(

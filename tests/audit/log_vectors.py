@@ -32,14 +32,14 @@ from unittest import mock
 import hearts_p2p.deck.seat as deck_seat
 from hearts_p2p.audit import audit_log
 from hearts_p2p.cards import CARDS, HEARTS_MASK, QUEEN_SPADES
+from hearts_p2p.chain import GENESIS_HEAD, chain
 from hearts_p2p.deck import SeatDeck
 from hearts_p2p.deck.passbox import seal_box
 from hearts_p2p.engine import Action, PlayCard, SeatView
 from hearts_p2p.engine.hand import HandState
+from hearts_p2p.game import GameProtocol, Genesis, HandRecord, Player, Status
 from hearts_p2p.identity import Identity
-from hearts_p2p.log import GENESIS_HEAD, MAGIC, chain
-from hearts_p2p.node.genesis import Genesis, Player  # the only imports of hearts_p2p.node
-from hearts_p2p.node.protocol import GameProtocol, HandRecord, Status
+from hearts_p2p.log import MAGIC
 from hearts_p2p.rules import Moon, Rules, Ties
 from hearts_p2p.wire import Envelope, SignedMessage, decode_frame, encode_message, pack
 
@@ -94,13 +94,13 @@ def play(
         Player(name, ids[i].public_key, protos[i].dh_public, bot=True)
         for i, name in enumerate(NAMES[:n])
     )
-    if records is not None:
-        protos[0].on_hand_audited = records.append
     protos[0].propose(Genesis(GAME_ID, "vector table", rules, roster, 0))
     queue: deque[tuple[int, SignedMessage]] = deque()
     while True:
         for i, p in enumerate(protos):
-            out, _, _ = p.drain()
+            out, _, events = p.drain()
+            if i == 0 and records is not None:
+                records += [e for e in events if isinstance(e, HandRecord)]
             for m in out:
                 sent = [m] if tamper is None else tamper(i, m)
                 queue += [(j, s) for s in sent for j in range(n) if j != i]

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import msgpack
 
+from hearts_p2p.bots import make_bot
 from hearts_p2p.cli.list import render, render_json
 from hearts_p2p.discovery.directory import TableDirectory
 from hearts_p2p.discovery.packet import MAGIC, VERSION, decode
+from hearts_p2p.game import Genesis, LocalTable
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import GameLog
-from hearts_p2p.node.genesis import Genesis
-from hearts_p2p.node.localtable import LocalTable
 from hearts_p2p.rules import Rules
 from hearts_p2p.text import clean, json_escaped
 
@@ -51,7 +51,8 @@ def evil_log(tmp_path: Path) -> Path:
     """A whole game whose table and first player are named to drive the terminal."""
     ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
     secrets = [bytes([i + 9]) * 32 for i in range(4)]
-    table = LocalTable(Rules(players=4, target=10), ids, secrets, bytes(16), seed=3)
+    bots = [make_bot("heuristic", 3 + i) for i in range(4)]
+    table = LocalTable(Rules(players=4, target=10), ids, secrets, bytes(16), bots, seed=3)
     g = table.genesis
     players = (dataclasses.replace(g.players[0], name=EVIL), *g.players[1:])
     table.genesis = Genesis(g.game_id, EVIL, g.rules, players, g.created)

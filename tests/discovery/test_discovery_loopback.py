@@ -16,6 +16,7 @@ import trio
 import trio.testing
 
 from hearts_p2p.bots import make_bot
+from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.discovery import (
     Announcer,
     DiscoveryConfig,
@@ -28,7 +29,6 @@ from hearts_p2p.discovery.packet import Announcement, encode_announcement
 from hearts_p2p.discovery.sockets import open_listener, receive_datagram
 from hearts_p2p.identity import Identity
 from hearts_p2p.netif import Interface, interface
-from hearts_p2p.node.botseat import BotSeat
 from hearts_p2p.node.session import PeerOptions, SessionError, join_game
 
 LO = [interface("lo")]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from hearts_p2p.bots import make_bot
+from hearts_p2p.game import GameProtocol, LocalTable
 from hearts_p2p.identity import Identity
-from hearts_p2p.node.localtable import LocalTable
-from hearts_p2p.node.protocol import GameProtocol
 from hearts_p2p.rules import Rules
+from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
 
 GAME_ID = bytes(range(16))
 
@@ -24,21 +27,37 @@ class Table(LocalTable):
         network's order."""
         n = rules.players
         secrets = [bytes([i + 9 + deal]) * 32 for i in range(n)]
+        bots = [make_bot(strategy, seed + i) for i in range(n)]
         super().__init__(
-            rules, identities(n), secrets, GAME_ID, seed=seed, strategy=strategy,
-            table_name="test table",
-        )  # fmt: skip
+            rules, identities(n), secrets, GAME_ID, bots, seed=seed, table_name="test table"
+        )
 
 
-def play_unchecked(p: GameProtocol, card: int) -> None:
+def forge(p: GameProtocol, body: dict[str, Any]) -> SignedMessage:
+    """A message signed by ``p`` for its current step, its state left untouched."""
+    assert p.identity is not None and p.me is not None
+    step = p.step
+    env = Envelope(PROTOCOL_VERSION, p.game_id, step.hand, step.name, p.me, p.next_seq,
+                   step.prev, step.kind.value, body)  # fmt: skip
+    return encode_message(p.identity, env)
+
+
+def send_to_all(table: LocalTable, sender: int, msg: SignedMessage) -> None:
+    table.queue += [(j, msg) for j in range(len(table.protos)) if j != sender]
+
+
+def play_unchecked(table: LocalTable, player: int, card: int) -> None:
     """Send ``card`` as this seat's play, its own engine checking it only as a stranger's would:
     what a cheating client does. The other peers' checks are the ones under test."""
+    p = table.protos[player]
     assert p.game is not None and p.game.hand is not None and p.flow is not None
     seat = p.my_seat
     assert seat is not None
     hand = p.game.hand
     hand.known &= ~(1 << seat)
     try:
-        p._send(p.step.name, p.flow.make_open(card))
+        msg = forge(p, p.flow.make_open(card))
+        p.receive(msg)
     finally:
         hand.known |= 1 << seat
+    send_to_all(table, player, msg)

@@ -18,31 +18,15 @@ from hearts_p2p.audit import audit_log
 from hearts_p2p.cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.deck import Open
 from hearts_p2p.deck.curve import scalar_bytes
+from hearts_p2p.game import GameProtocol, Status, StepKind
 from hearts_p2p.log import GameLog
-from hearts_p2p.node.protocol import GameProtocol, Status
 from hearts_p2p.rules import Rules
-from hearts_p2p.wire import (
-    PROTOCOL_VERSION,
-    Envelope,
-    SignedMessage,
-    decode_frame,
-    encode_message,
-    pack,
-)
+from hearts_p2p.wire import Envelope, SignedMessage, decode_frame, encode_message, pack
 
-from .table import Table, play_unchecked
+from .table import Table, forge, play_unchecked, send_to_all
 
 RULES = Rules(players=4, target=10)
 CHEATER = 2
-
-
-def forge(p: GameProtocol, body: dict[str, Any], *, step: str | None = None) -> SignedMessage:
-    """A message signed by ``p`` for the current step (or ``step``), its state left untouched."""
-    assert p.identity is not None and p.me is not None
-    name = step or p.step.name
-    env = Envelope(PROTOCOL_VERSION, p.game_id, p.step.hand, name, p.me, p._next_seq.get(p.me, 0),
-                   p.step.prev, name.split(".")[0], body)  # fmt: skip
-    return encode_message(p.identity, env)
 
 
 def resigned(p: GameProtocol, msg: SignedMessage, body: dict[str, Any]) -> SignedMessage:
@@ -52,10 +36,6 @@ def resigned(p: GameProtocol, msg: SignedMessage, body: dict[str, Any]) -> Signe
     new = Envelope(env.version, env.game_id, env.hand, env.step, env.sender, env.seq, env.prev,
                    env.kind, body)  # fmt: skip
     return encode_message(p.identity, new)
-
-
-def send_to_all(table: Table, sender: int, msg: SignedMessage) -> None:
-    table.queue += [(j, msg) for j in range(len(table.protos)) if j != sender]
 
 
 def honest(table: Table) -> list[GameProtocol]:
@@ -92,7 +72,7 @@ def renege_once(table: Table) -> None:
         off = [c for c in held if c // 13 != led]
         if not follow or not off or set(follow) & set(p.flow.received_cards()):
             return False
-        play_unchecked(p, min(off))
+        play_unchecked(table, player, min(off))
         done.append(True)
         return True
 
@@ -130,7 +110,7 @@ def lead_hearts_early(table: Table) -> None:
             or len(hearts) == len(held)
         ):
             return False
-        play_unchecked(p, min(hearts))
+        play_unchecked(table, player, min(hearts))
         done.append(True)
         return True
 
@@ -156,7 +136,7 @@ def test_opening_a_card_not_held_is_refused_on_receipt() -> None:
     def choose(player: int, p: GameProtocol) -> bool:
         if player != CHEATER or done or p.choice_needed() is None or p.flow is None:
             return False
-        if not p.step.name.startswith("play."):
+        if p.step.kind is not StepKind.OPEN:
             return False
         seat = p.my_seat
         assert seat is not None
@@ -179,7 +159,7 @@ def test_a_play_out_of_turn_is_refused() -> None:
     def choose(player: int, p: GameProtocol) -> bool:
         if done or player == CHEATER or p.choice_needed() is None:
             return False
-        if not p.step.name.startswith("play.") or p.game is None:
+        if p.step.kind is not StepKind.OPEN or p.game is None:
             return False
         cheat = table.protos[CHEATER]
         if cheat.step.name != p.step.name or cheat.flow is None or cheat.flow.deck is None:
@@ -326,8 +306,8 @@ def test_audit_of_a_caught_renege_is_a_valid_aborted_game(
         assert report.valid, report.problems
         assert report.status == "aborted"
         assert report.abort is not None
-        assert report.abort["blamed"] == f"seat {cheater_seat} (p{CHEATER})"
-        assert report.abort["confirmed"] is True
+        assert report.abort.blamed == f"seat {cheater_seat} (p{CHEATER})"
+        assert report.abort.confirmed is True
         assert audit_exit(path) == EXIT_VALID
     entries = list(table.protos[0].entries)
     entries[40] = entries[40][:-1] + bytes([entries[40][-1] ^ 1])  # a signature bit

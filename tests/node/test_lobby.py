@@ -14,11 +14,11 @@ import pytest
 import trio
 
 from hearts_p2p.bots import make_bot
+from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.discovery import DiscoveryConfig, open_browser
 from hearts_p2p.identity import Identity
 from hearts_p2p.netif import interface
 from hearts_p2p.node import lobby
-from hearts_p2p.node.botseat import BotSeat
 from hearts_p2p.node.lobby import (
     LOBBY_ID,
     LobbyError,

@@ -8,11 +8,11 @@ import trio
 
 from hearts_p2p.audit import audit_log
 from hearts_p2p.bots import make_bot
+from hearts_p2p.bots.botseat import BotSeat
+from hearts_p2p.game import Status
 from hearts_p2p.log import read_log
 from hearts_p2p.netif import interface
-from hearts_p2p.node.botseat import BotSeat
-from hearts_p2p.node.protocol import Status
-from hearts_p2p.node.session import Outcome, PeerOptions, host_game, join_game
+from hearts_p2p.node import Outcome, PeerOptions, host_game, join_game
 from hearts_p2p.rules import Rules
 
 

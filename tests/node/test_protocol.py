@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hearts_p2p.node.protocol import Status
+from hearts_p2p.game import Status
 from hearts_p2p.rules import Moon, Rules
 
 from .table import Table

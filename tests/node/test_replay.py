@@ -9,7 +9,7 @@ import pytest
 from hearts_p2p.cards import cards_of
 from hearts_p2p.engine import PlayCard, deal_hands
 from hearts_p2p.engine.hand import HandPhase, HandState
-from hearts_p2p.node.replay import ReplayFault, replay_hand
+from hearts_p2p.game import ReplayFault, replay_hand
 from hearts_p2p.rules import Rules
 
 RULES = Rules(passing=False)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from hearts_p2p.game import GameProtocol, ProtocolError
 from hearts_p2p.log import GameLog, read_log
-from hearts_p2p.node.protocol import GameProtocol
 from hearts_p2p.node.session import _replay_own_log
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import decode_frame
@@ -35,3 +37,11 @@ def test_a_log_cut_inside_a_step_resumes_without_duplicates(tmp_path: Path) -> N
         log.append(entry)
     log.close()
     assert read_log(path).entries == full[: first_reveal + 4]
+
+
+def test_a_game_resumes_only_into_a_fresh_protocol() -> None:
+    table = Table(Rules(players=4, target=10), seed=4)
+    table.run()
+    p = table.protos[0]
+    with pytest.raises(ProtocolError):
+        p.resume(p.entries)

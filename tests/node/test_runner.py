@@ -8,22 +8,26 @@ from pathlib import Path
 import trio
 
 from hearts_p2p.bots import make_bot
+from hearts_p2p.bots.botseat import BotSeat
+from hearts_p2p.game import GameProtocol, Status
 from hearts_p2p.log import GameLog, SecretStore
-from hearts_p2p.node.botseat import BotSeat
-from hearts_p2p.node.protocol import GameProtocol, Status
-from hearts_p2p.node.runner import GameRunner, RunnerConfig
+from hearts_p2p.node import GameRunner, RunnerConfig
 from hearts_p2p.rules import Rules
+from hearts_p2p.wire import SignedMessage, decode_peer_frame
 
 from .table import Table
 
 
 class MemoryLinks:
-    """One player's end of a perfect in-memory mesh."""
+    """One player's end of a perfect in-memory mesh; ``withhold`` keeps this player's game
+    messages from the others, from the first of that step on."""
 
     def __init__(self, me: bytes, keys: list[bytes], boxes: dict[tuple[bytes, bytes], object]):
         self.me = me
         self.peers = tuple(k for k in keys if k != me)
         self._boxes = boxes
+        self.withhold: str | None = None
+        self._withholding = False
 
     def inbox(self, peer: bytes) -> trio.MemoryReceiveChannel[bytes]:
         return self._boxes[(peer, self.me)][1]  # type: ignore[index,no-any-return]
@@ -35,6 +39,11 @@ class MemoryLinks:
         await trio.sleep_forever()
 
     async def send(self, peer: bytes, payload: bytes) -> None:
+        frame = decode_peer_frame(payload)
+        if isinstance(frame, SignedMessage) and frame.envelope.step == self.withhold:
+            self._withholding = True
+        if self._withholding and isinstance(frame, SignedMessage):
+            return
         await self._boxes[(self.me, peer)][0].send(payload)  # type: ignore[index]
 
     async def broadcast(self, payload: bytes) -> frozenset[bytes]:
@@ -50,9 +59,11 @@ def mesh(keys: list[bytes]) -> list[MemoryLinks]:
     return [MemoryLinks(k, keys, boxes) for k in keys]
 
 
-async def run_table(tmp: Path, table: Table, timeout: float) -> list[Status]:
+async def run_table(
+    tmp: Path, table: Table, timeout: float, links: list[MemoryLinks] | None = None
+) -> list[Status]:
     keys = [i.public_key for i in table.ids]
-    links = mesh(keys)
+    links = links or mesh(keys)
     statuses: list[Status] = []
 
     async def one(i: int, proto: GameProtocol) -> None:
@@ -84,15 +95,10 @@ async def test_a_connected_peer_that_withholds_a_message_is_named(
     timeout every other peer ends it, naming the staller."""
     table = Table(Rules(players=4, target=20), seed=3)
     staller = table.protos[2]
-    real_send = staller._send
-
-    def withhold(step: str, body: dict[str, object]) -> None:
-        if step != "deal":
-            real_send(step, body)
-
-    staller._send = withhold  # type: ignore[method-assign]
+    links = mesh([i.public_key for i in table.ids])
+    links[2].withhold = "deal"
     with trio.fail_after(1000):
-        statuses = await run_table(tmp_path, table, timeout=120)
+        statuses = await run_table(tmp_path, table, timeout=120, links=links)
     assert statuses.count(Status.ABORTED) == 4
     for p in table.protos:
         if p is staller:

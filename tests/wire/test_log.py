@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from hearts_p2p import log as log_module
-from hearts_p2p.log import GENESIS_HEAD, GameLog, LogCorrupt, SecretStore, chain, read_log
+from hearts_p2p.chain import GENESIS_HEAD, chain
+from hearts_p2p.log import GameLog, LogCorrupt, SecretStore, read_log
 
 
 def write(path: Path, entries: list[bytes]) -> GameLog:

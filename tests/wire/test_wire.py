@@ -68,6 +68,7 @@ def test_flipped_byte_breaks_the_signature() -> None:
         ({"seq": True}, "bad_field"),
         ({"prev": b"\x00" * 31}, "bad_field"),
         ({"kind": ""}, "bad_field"),
+        ({"kind": "no_such_kind"}, "unknown_kind"),
         ({"step": "ü"}, "bad_field"),
         ({"body": {"a": {"b": {"c": {"d": {"e": {"f": {"g": {}}}}}}}}}, "too_deep"),
     ],

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import trio
 
-from ..bots import Bot
 from ..engine import Action, SeatView
 from ..frontend import Event
+from .base import Bot
 
 __all__ = ["BotSeat"]
 

@@ -10,20 +10,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
-from ..bots import make_bot
+from ..engine import Action, SeatView
 from ..identity import Identity
 from ..rules import Rules
 from ..wire import SignedMessage
 from .genesis import Genesis, Player
 from .protocol import GameProtocol
 
-__all__ = ["LocalTable"]
+__all__ = ["Chooser", "LocalTable"]
+
+
+class Chooser(Protocol):
+    """Whoever plays a seat at the table: a bot, in practice."""
+
+    def choose(self, view: SeatView) -> Action: ...
 
 
 class LocalTable:
-    """Players joined by a perfect network that reorders; ``tamper`` may rewrite or drop what a
-    player sends, ``choose`` may act for a player (returning True when it did)."""
+    """Players joined by a perfect network that reorders, ``seats`` choosing for each seat;
+    ``tamper`` may rewrite or drop what a player sends, ``choose`` may act for a player
+    (returning True when it did)."""
 
     def __init__(
         self,
@@ -31,9 +39,9 @@ class LocalTable:
         identities: Sequence[Identity],
         secrets: Sequence[bytes],
         game_id: bytes,
+        seats: Sequence[Chooser],
         *,
         seed: int = 1,
-        strategy: str = "heuristic",
         table_name: str = "local table",
     ) -> None:
         n = rules.players
@@ -45,7 +53,7 @@ class LocalTable:
             for i in range(n)
         )
         self.genesis = Genesis(game_id, table_name, rules, players, 0)
-        self.bots = [make_bot(strategy, seed + i) for i in range(n)]
+        self.seats = list(seats)
         self.rng = random.Random(seed)
         self.queue: list[tuple[int, SignedMessage]] = []
         self.tamper: Callable[[int, SignedMessage], SignedMessage | None] | None = None
@@ -77,6 +85,6 @@ class LocalTable:
                 continue
             view = p.choice_needed()
             if view is not None:
-                p.submit(self.bots[i].choose(view))
+                p.submit(self.seats[i].choose(view))
                 acted = True
         return acted

@@ -33,24 +33,25 @@ from ..deck import (
     message_from_wire,
 )
 from ..rules import Rules
+from .steps import StepId, StepKind
 
 __all__ = ["HandFlow", "kind_of"]
 
-_KINDS: dict[type, str] = {
-    Shuffle: "shuffle",
-    Lock: "lock",
-    DealKeys: "deal",
-    PassCommit: "pass_commit",
-    PassReveal: "pass_reveal",
-    Open: "play",
-    Reveal: "reveal",
+_KINDS: dict[type, StepKind] = {
+    Shuffle: StepKind.SHUFFLE,
+    Lock: StepKind.LOCK,
+    DealKeys: StepKind.DEAL,
+    PassCommit: StepKind.PASS_COMMIT,
+    PassReveal: StepKind.PASS_REVEAL,
+    Open: StepKind.OPEN,
+    Reveal: StepKind.REVEAL,
 }
 
 
-def kind_of(msg: Message) -> str:
-    """The log step kind that carries ``msg``."""
+def kind_of(msg: Message) -> StepKind:
+    """The kind of step that carries ``msg``."""
     if isinstance(msg, Echo):
-        return "echo_shuffle" if msg.stage is Stage.SHUFFLE else "echo_lock"
+        return StepKind.ECHO_SHUFFLE if msg.stage is Stage.SHUFFLE else StepKind.ECHO_LOCK
     return _KINDS[type(msg)]
 
 
@@ -92,7 +93,7 @@ class HandFlow:
         """Why this seat's deck stopped the hand on its own (bad keys sealed to it, …)."""
         return self.deck.alarm_reason if self.deck is not None else None
 
-    def schedule(self) -> list[tuple[str, list[int]]]:
+    def schedule(self) -> list[tuple[StepId, list[int]]]:
         """The deck's steps before play, in log order: (name, seats expected).
 
         ``dealt`` and ``passed`` are checkpoints where each seat says whether the cards it just
@@ -101,14 +102,17 @@ class HandFlow:
         """
         n = self.params.players
         everyone = list(range(n))
-        steps = [(f"shuffle.{k}", [k]) for k in range(n)] + [("echo_shuffle", everyone)]
-        steps += [(f"lock.{k}", [k]) for k in range(n)] + [("echo_lock", everyone)]
-        steps += [("deal", everyone), ("dealt", everyone)]
+        k = StepKind
+        steps = [(StepId(k.SHUFFLE, s), [s]) for s in range(n)]
+        steps += [(StepId(k.ECHO_SHUFFLE), everyone)]
+        steps += [(StepId(k.LOCK, s), [s]) for s in range(n)] + [(StepId(k.ECHO_LOCK), everyone)]
+        steps += [(StepId(k.DEAL), everyone), (StepId(k.DEALT), everyone)]
         if self.params.passing:
-            steps += [("pass_commit", everyone), ("pass_reveal", everyone), ("passed", everyone)]
+            for kind in (k.PASS_COMMIT, k.PASS_REVEAL, k.PASSED):
+                steps.append((StepId(kind), everyone))
         return steps
 
-    def next_step(self) -> tuple[str, list[int]] | None:
+    def next_step(self) -> tuple[StepId, list[int]] | None:
         """The next deck step before play, or None once play may begin."""
         if self._step < len(self._schedule):
             self._step += 1
@@ -120,7 +124,7 @@ class HandFlow:
     def _queue(self, msgs: list[Message]) -> None:
         self._outbox += msgs
 
-    def make(self, kind: str) -> dict[str, Any]:
+    def make(self, kind: StepKind) -> dict[str, Any]:
         """This seat's message for a step of ``kind``, which the deck has already produced."""
         for i, msg in enumerate(self._outbox):
             if kind_of(msg) == kind:
@@ -135,9 +139,10 @@ class HandFlow:
             self._queue(self.deck.choose_pass(cards))
 
     def make_open(self, card: int) -> dict[str, Any]:
+        """This seat's play of ``card``: the deck's open of it."""
         assert self.deck is not None
         self._queue(self.deck.open(card))
-        return self.make("play")
+        return self.make(StepKind.OPEN)
 
     def my_hand(self) -> int:
         assert self.deck is not None
@@ -151,7 +156,7 @@ class HandFlow:
 
     # -- every message ------------------------------------------------------------------------
 
-    def _parse(self, kind: str, seat: int, body: dict[str, Any]) -> Message:
+    def _parse(self, kind: StepKind, seat: int, body: dict[str, Any]) -> Message:
         msg = message_from_wire(body)
         if kind_of(msg) != kind:
             raise DeckCheatError(seat, f"sent a {kind_of(msg)} message as its {kind}")
@@ -159,7 +164,7 @@ class HandFlow:
             raise DeckCheatError(seat, f"sent a message in the name of seat {msg.seat}")
         return msg
 
-    def accept(self, kind: str, seat: int, body: dict[str, Any]) -> Message:
+    def accept(self, kind: StepKind, seat: int, body: dict[str, Any]) -> Message:
         """Check one message of the current step; raises a ``DeckError`` naming the culprit."""
         msg = self._parse(kind, seat, body)
         if seat == self.seat:
@@ -178,8 +183,8 @@ class HandFlow:
         return msg
 
     def accept_open(self, seat: int, body: dict[str, Any]) -> int:
-        """Check a play's open and return the card it shows."""
-        msg = self.accept("play", seat, body)
+        """Check a play (the deck's open) and return the card it shows."""
+        msg = self.accept(StepKind.OPEN, seat, body)
         assert isinstance(msg, Open)
         return msg.card
 

@@ -1,0 +1,64 @@
+"""Control frames: the small unsigned msgpack maps peers exchange beside the game's messages.
+
+``sync`` asks a peer for the log entries after the first ``have`` (a peer that reconnects, or
+resumes); ``synced`` says all of them were sent; ``chat`` is a line of table talk; ``done`` says
+this peer's game is over and it stops answering. None of them is logged or changes the game,
+so they need no signature: the connection is already authenticated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .wire import pack
+
+__all__ = ["MAX_CHAT", "Chat", "Control", "Done", "Sync", "Synced", "encode", "parse_control"]
+
+MAX_CHAT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    have: int  # entries the asking peer holds
+
+
+@dataclass(frozen=True, slots=True)
+class Synced:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    text: str  # untrusted: a front end cleans it before showing it
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    pass
+
+
+Control = Sync | Synced | Chat | Done
+
+
+def parse_control(frame: dict[str, Any]) -> Control | None:
+    """The control a decoded map stands for, or None for anything else."""
+    kind = frame.get("t")
+    if kind == "chat" and isinstance(text := frame.get("text"), str):
+        return Chat(text[:MAX_CHAT])
+    if kind == "sync" and isinstance(have := frame.get("have"), int):
+        return Sync(max(0, have))
+    if kind == "synced":
+        return Synced()
+    if kind == "done":
+        return Done()
+    return None
+
+
+def encode(control: Control) -> bytes:
+    """The frame for ``control``."""
+    if isinstance(control, Chat):
+        return pack({"t": "chat", "text": control.text[:MAX_CHAT]})
+    if isinstance(control, Sync):
+        return pack({"t": "sync", "have": control.have})
+    return pack({"t": "synced" if isinstance(control, Synced) else "done"})

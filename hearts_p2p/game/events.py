@@ -1,0 +1,121 @@
+"""What the game core tells whoever runs it: the events of one game, in the order they happen.
+
+A seat's events carry its view (never another seat's cards); ``HandRecord`` comes once a hand's
+cards are all revealed and checked, which is what the offline audit reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..engine import GameResult, HandResult, SeatView
+from ..engine.hand import HandState
+from .outcome import Termination
+
+__all__ = [
+    "Aborted",
+    "CardPlayed",
+    "GameEvent",
+    "GameOver",
+    "HandRecord",
+    "HandScored",
+    "HandStarted",
+    "PassReceived",
+    "RosterEntry",
+    "SeatedRoster",
+    "TrickTaken",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    seat: int
+    name: str
+    fingerprint: str
+    is_bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedRoster:
+    """The players in seat order, fixed by the joint coin flip, shown before the first deal."""
+
+    players: tuple[RosterEntry, ...]
+    you: int
+    rules_summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class PassReceived:
+    source: int
+    cards: tuple[Card, ...]
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    winner: int
+    cards: tuple[tuple[int, Card], ...]
+    points: int
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    number: int
+    result: HandResult
+    totals: tuple[int, ...]
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    result: GameResult
+    log_path: str
+    final_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Aborted:
+    """The game ended early; ``culprit`` is the seat blamed, if any; ``reason`` is for people."""
+
+    termination: Termination
+    reason: str
+    culprit: int | None
+    log_path: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A hand as the end-of-hand audit established it: true deal, passes and every trick."""
+
+    number: int
+    dealt: tuple[int, ...]  # mask per seat
+    passed: tuple[int, ...]  # mask per seat (0 in a no-pass hand)
+    replay: HandState  # the hand replayed with every card known
+    totals: tuple[int, ...]  # running totals after it, per seat
+
+
+GameEvent = (
+    SeatedRoster
+    | HandStarted
+    | PassReceived
+    | CardPlayed
+    | TrickTaken
+    | HandScored
+    | HandRecord
+    | GameOver
+    | Aborted
+)

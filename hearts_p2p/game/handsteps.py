@@ -1,0 +1,298 @@
+"""The steps of a hand: the deck's steps and checkpoints, the plays, the moon, the reveals and
+the end-of-hand audit, and the game's closing step.
+
+Each kind's check, advance and own message sit together in ``HAND_STEPS``. During play each peer
+knows only its own cards and checks what is public; once every seat has revealed, the deck's
+audit gives the true deal and passes and the hand is replayed with every card known.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import CARDS, mask_of
+from ..coinflip import HashStream
+from ..deck import DeckCheatError
+from ..deck import Phase as DeckPhase
+from ..engine import (
+    ChooseMoon,
+    HandPhase,
+    IllegalActionError,
+    PassCards,
+    PlayCard,
+    SeatView,
+    penalty_points,
+)
+from .events import (
+    CardPlayed,
+    GameOver,
+    HandRecord,
+    HandScored,
+    HandStarted,
+    PassReceived,
+    TrickTaken,
+)
+from .handflow import HandFlow
+from .outcome import CheatError
+from .replay import ReplayFault, replay_hand
+from .state import MAX_REASON, GameState, Status, StepRule, nothing_to_send
+from .steps import Step, StepId, StepKind
+
+__all__ = ["HAND_STEPS", "start_hand"]
+
+
+def start_hand(s: GameState) -> None:
+    assert s.game is not None and s.genesis is not None
+    number = s.game.number + 1
+    pass_keys = [s.genesis.players[p].dh for p in s.player_at]
+    rng = HashStream(s.derive(f"hand {number}"))
+    seat = s.my_seat
+    key = s.dh_private if seat is not None else None
+    s.flow = HandFlow(s.genesis.rules, s.game_id, number, pass_keys, seat, rng, key)
+    s.hand_actions = []
+    s.plays = 0
+    s.stopped = []
+    _next_deck_step(s, number)
+
+
+def _next_deck_step(s: GameState, number: int) -> None:
+    assert s.flow is not None
+    nxt = s.flow.next_step()
+    if nxt is None:
+        _start_play(s)
+        return
+    step, seats = nxt
+    s.new_step(number, step, tuple(s.player_at[seat] for seat in seats))
+
+
+# -- the deck's steps ----------------------------------------------------------------------
+
+
+def _check_deck(s: GameState, player: int, body: dict[str, Any]) -> None:
+    assert s.flow is not None
+    s.flow.accept(s.step.kind, s.seat_of[player], body)
+
+
+def _after_deck_step(s: GameState, done: Step) -> None:
+    _next_deck_step(s, done.hand)
+
+
+def _send_deck(s: GameState) -> dict[str, Any]:
+    assert s.flow is not None
+    return s.flow.make(s.step.kind)
+
+
+def _send_pass(s: GameState) -> dict[str, Any] | None:
+    assert s.flow is not None
+    picks = s.choices.get(str(s.step.hand))
+    if picks is None:
+        return None  # the seat has not chosen yet
+    s.flow.choose_pass(picks)
+    return s.flow.make(StepKind.PASS_COMMIT)
+
+
+# -- checkpoints: after the deal and after the pass ----------------------------------------
+
+
+def _check_alarm(s: GameState, player: int, body: dict[str, Any]) -> str:
+    alarm = body.get("alarm") if set(body) == {"alarm"} else None
+    if not isinstance(alarm, str) or len(alarm) > MAX_REASON:
+        raise IllegalActionError(f"malformed {s.step.kind} checkpoint", s.seat_of[player])
+    return alarm
+
+
+def _send_alarm(s: GameState) -> dict[str, Any]:
+    assert s.flow is not None
+    return {"alarm": (s.flow.alarm or "")[:MAX_REASON]}
+
+
+def _checkpoint(s: GameState, done: Step) -> None:
+    """After the deal or the pass: stop the hand if any seat found its cards unsound."""
+    assert s.flow is not None and s.game is not None
+    alarms = [(p, r) for p in done.senders if isinstance(r := done.parsed[p], str) and r]
+    if alarms:
+        s.stopped = alarms
+        for _, reason in alarms:
+            s.flow.stop(reason)
+        s.new_step(done.hand, StepId(StepKind.REVEAL), s.everyone())
+        return
+    if done.kind is StepKind.DEALT:
+        _deal_engine(s)
+    else:
+        _pass_engine(s)
+    _next_deck_step(s, done.hand)
+
+
+def _deal_engine(s: GameState) -> None:
+    assert s.flow is not None and s.game is not None
+    seat = s.my_seat
+    hands: list[int | None] = [None] * s.players
+    if seat is not None:
+        hands[seat] = s.flow.my_hand()
+    s.game.start_hand(hands)
+    if seat is not None:
+        s.events.append(HandStarted(SeatView.of(s.game, seat)))
+
+
+def _pass_engine(s: GameState) -> None:
+    assert s.flow is not None and s.game is not None and s.game.hand is not None
+    hand = s.game.hand
+    seat = s.my_seat
+    received = s.flow.received_cards() if seat is not None else ()
+    for other in range(s.players):
+        cards: tuple[int, ...] | None = None
+        if other == seat:
+            cards = tuple(s.choices[str(hand.number)])
+        elif (
+            seat is not None and hand.pass_targets is not None and hand.pass_targets[other] == seat
+        ):
+            cards = tuple(received)
+        s.game.apply(other, PassCards(None if cards is None else tuple(CARDS[c] for c in cards)))
+    if seat is not None and received:
+        targets = hand.pass_targets or []
+        passer = next(p for p in range(s.players) if targets[p] == seat)
+        cards_in = tuple(CARDS[c] for c in sorted(received))
+        s.events.append(PassReceived(passer, cards_in, SeatView.of(s.game, seat)))
+
+
+# -- play ----------------------------------------------------------------------------------
+
+
+def _start_play(s: GameState) -> None:
+    assert s.game is not None and s.game.hand is not None
+    hand = s.game.hand
+    if hand.phase is not HandPhase.PLAYING:
+        _after_tricks(s)
+        return
+    step = StepId(StepKind.OPEN, s.plays)
+    if hand.turn is None:
+        s.new_step(hand.number, step, s.everyone(), any_one=True)
+    else:
+        s.new_step(hand.number, step, (s.player_at[hand.turn],))
+
+
+def _check_open(s: GameState, player: int, body: dict[str, Any]) -> int:
+    assert s.flow is not None and s.game is not None and s.game.hand is not None
+    seat = s.seat_of[player]
+    card = s.flow.accept_open(seat, body)
+    s.game.hand.apply_play(seat, card)
+    s.game.settle()
+    s.hand_actions.append((seat, PlayCard(CARDS[card])))
+    return card
+
+
+def _after_open(s: GameState, done: Step) -> None:
+    assert s.game is not None and s.game.hand is not None
+    hand = s.game.hand
+    player = done.senders[0]
+    card = done.parsed[player]
+    assert isinstance(card, int)
+    s.plays += 1
+    if s.my_seat is not None:
+        view = SeatView.of(s.game, s.my_seat)
+        s.events.append(CardPlayed(s.seat_of[player], CARDS[card], view))
+        if not hand.trick and hand.tricks:
+            last = hand.tricks[-1]
+            plays = tuple((last.seat_of(i, hand.n), CARDS[c]) for i, c in enumerate(last.cards))
+            points = penalty_points(s.game.rules, mask_of(last.cards))
+            s.events.append(TrickTaken(last.winner, plays, points, view))
+    if s.flow is not None and s.flow.phase is not DeckPhase.PLAY:
+        _after_tricks(s)  # a card that is not what it claims: everyone reveals now
+        return
+    _start_play(s)
+
+
+def _check_moon(s: GameState, player: int, body: dict[str, Any]) -> bool:
+    assert s.game is not None
+    seat = s.seat_of[player]
+    add = body.get("add") if set(body) == {"add"} else None
+    if not isinstance(add, bool):
+        raise IllegalActionError("malformed moon choice", seat)
+    s.game.apply(seat, ChooseMoon(add))
+    s.hand_actions.append((seat, ChooseMoon(add)))
+    return add
+
+
+def _after_tricks(s: GameState, done: Step | None = None) -> None:
+    assert s.game is not None and s.game.hand is not None
+    hand = s.game.hand
+    if hand.phase is HandPhase.MOON_CHOICE:
+        assert hand.turn is not None
+        s.new_step(hand.number, StepId(StepKind.MOON), (s.player_at[hand.turn],))
+        return
+    s.new_step(hand.number, StepId(StepKind.REVEAL), s.everyone())
+
+
+# -- the end of a hand, and of the game ----------------------------------------------------
+
+
+def _end_hand(s: GameState, done: Step) -> None:
+    """Every seat has revealed: audit the deck, replay the hand with every card known."""
+    assert s.game is not None and s.flow is not None
+    number = done.hand
+    # The reveals prove whatever the audit finds: a peer still waiting for some can judge.
+    evidence = tuple(m.raw for m in done.in_order())
+    try:
+        dealt, passed = s.flow.audit()
+    except DeckCheatError as e:
+        raise CheatError(s.player_at[e.seat], f"hand {number}: {e.reason}", evidence) from None
+    if s.stopped:
+        player, alarm = s.stopped[0]
+        why = f"hand {number}: stopped the hand ({alarm}) but the audit finds no fault"
+        raise CheatError(player, why, evidence)
+    live = s.game.hand
+    if live is None or live.number != number or live.phase is not HandPhase.SCORED:
+        seat = next(seat for seat, a in reversed(s.hand_actions) if isinstance(a, PlayCard))
+        why = f"hand {number}: the card it opened is not what the deck holds"
+        raise CheatError(s.player_at[seat], why, evidence)
+    try:
+        replay = replay_hand(s.game.rules, number, dealt, passed, s.hand_actions)
+    except ReplayFault as e:
+        raise CheatError(s.player_at[e.seat], str(e), evidence) from None
+    totals = tuple(s.game.totals)
+    s.events.append(HandRecord(number, tuple(dealt), tuple(passed), replay, totals))
+    assert live.result is not None
+    if s.my_seat is not None:
+        view = SeatView.of(s.game, s.my_seat)
+        s.events.append(HandScored(live.number, live.result, totals, view))
+    if s.game.over:
+        s.new_step(live.number, StepId(StepKind.END), s.everyone())
+    else:
+        start_hand(s)
+
+
+def _check_end(s: GameState, player: int, body: dict[str, Any]) -> None:
+    assert s.game is not None
+    if body != {"totals": list(s.game.totals)}:
+        raise IllegalActionError("signed other final totals", s.seat_of[player])
+
+
+def _send_end(s: GameState) -> dict[str, Any]:
+    assert s.game is not None
+    return {"totals": list(s.game.totals)}
+
+
+def _finish(s: GameState, done: Step) -> None:
+    assert s.game is not None and s.game.result is not None
+    s.status = Status.FINISHED
+    s.events.append(GameOver(s.game.result, "", s.head.hex()))
+
+
+_DECK = StepRule(_check_deck, _after_deck_step, _send_deck)
+_CHECKPOINT = StepRule(_check_alarm, _checkpoint, _send_alarm)
+
+HAND_STEPS: dict[StepKind, StepRule] = {
+    StepKind.SHUFFLE: _DECK,
+    StepKind.ECHO_SHUFFLE: _DECK,
+    StepKind.LOCK: _DECK,
+    StepKind.ECHO_LOCK: _DECK,
+    StepKind.DEAL: _DECK,
+    StepKind.DEALT: _CHECKPOINT,
+    StepKind.PASS_COMMIT: StepRule(_check_deck, _after_deck_step, _send_pass),
+    StepKind.PASS_REVEAL: _DECK,
+    StepKind.PASSED: _CHECKPOINT,
+    StepKind.OPEN: StepRule(_check_open, _after_open, nothing_to_send),
+    StepKind.MOON: StepRule(_check_moon, _after_tricks, nothing_to_send),
+    StepKind.REVEAL: StepRule(_check_deck, _end_hand, _send_deck),
+    StepKind.END: StepRule(_check_end, _finish, _send_end),
+}

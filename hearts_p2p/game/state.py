@@ -1,0 +1,127 @@
+"""The state of one game at one peer, and the shape of a step's rule.
+
+``GameProtocol`` owns a ``GameState`` and never shows it: the step rules (``seating.py``,
+``handsteps.py``) and the abort (``abort.py``) change it, the protocol exposes read-only views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from ..chain import GENESIS_HEAD, chain
+from ..coinflip import CoinFlip
+from ..engine import Game
+from ..identity import Identity
+from ..wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
+from .events import GameEvent
+from .genesis import Genesis
+from .handflow import HandFlow
+from .keys import derive, pass_key, pass_public_key
+from .outcome import Abort
+from .replay import HandAction
+from .steps import Step, StepId, StepKind
+
+__all__ = ["MAX_REASON", "GameState", "Status", "StepRule", "nothing_to_send"]
+
+MAX_REASON = 200
+
+
+class Status(Enum):
+    AWAITING_GENESIS = "awaiting genesis"
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+@dataclass(eq=False, repr=False)  # no repr: it would print the secret
+class GameState:
+    """Everything one peer knows of one game. ``identity`` is None for an observer."""
+
+    game_id: bytes
+    host_key: bytes
+    identity: Identity | None
+    secret: bytes  # every key this player uses derives from it (zeros for an observer)
+    choices: dict[str, Any]  # persisted: this seat's pass picks by hand
+    status: Status = Status.AWAITING_GENESIS
+    genesis: Genesis | None = None
+    me: int | None = None
+    seat_of: list[int] = field(default_factory=list)
+    player_at: list[int] = field(default_factory=list)
+    game: Game | None = None
+    flow: HandFlow | None = None
+    flip: CoinFlip | None = None
+    abort: Abort | None = None
+    entries: list[bytes] = field(default_factory=list)
+    head: bytes = GENESIS_HEAD
+    step: Step = field(
+        default_factory=lambda: Step(0, StepId(StepKind.GENESIS), (0,), GENESIS_HEAD)
+    )
+    next_seq: dict[int, int] = field(default_factory=dict)
+    hand_actions: list[tuple[int, HandAction]] = field(default_factory=list)
+    stopped: list[tuple[int, str]] = field(default_factory=list)  # (player, alarm) this hand
+    plays: int = 0  # plays so far in this hand
+    outbox: list[SignedMessage] = field(default_factory=list)
+    new_entries: list[bytes] = field(default_factory=list)
+    events: list[GameEvent] = field(default_factory=list)
+
+    def derive(self, label: str) -> bytes:
+        return derive(self.secret, label)
+
+    @property
+    def dh_private(self) -> X25519PrivateKey:
+        return pass_key(self.secret)
+
+    @property
+    def dh_public(self) -> bytes:
+        return pass_public_key(self.secret)
+
+    @property
+    def players(self) -> int:
+        return len(self.genesis.players) if self.genesis else 0
+
+    @property
+    def my_seat(self) -> int | None:
+        return None if self.me is None or not self.seat_of else self.seat_of[self.me]
+
+    def everyone(self) -> tuple[int, ...]:
+        return tuple(range(self.players))
+
+    def new_step(
+        self, hand: int, step: StepId, senders: tuple[int, ...], any_one: bool = False
+    ) -> None:
+        self.step = Step(hand, step, senders, self.head, any_one)
+
+    def log(self, raw: bytes) -> None:
+        """Append an entry to the log (the file is the shell's: it takes ``new_entries``)."""
+        self.entries.append(raw)
+        self.new_entries.append(raw)
+        self.head = chain(self.head, raw)
+
+    def sign(self, step_name: str, kind: str, body: dict[str, Any], prev: bytes) -> SignedMessage:
+        """This player's next message, numbered after the last one it sent."""
+        assert self.identity is not None
+        me = self.me if self.me is not None else 0
+        env = Envelope(PROTOCOL_VERSION, self.game_id, self.step.hand, step_name, me,
+                       self.next_seq.get(me, 0), prev, kind, body)  # fmt: skip
+        return encode_message(self.identity, env)
+
+
+@dataclass(frozen=True)
+class StepRule:
+    """One kind of step, in one place: how a message is checked (returning what the step keeps
+    of it, raising on a fault), what follows once the step is complete, and the message this
+    seat's software sends for it by itself (None: nothing now, or the seat must decide)."""
+
+    check: Callable[[GameState, int, dict[str, Any]], object]
+    advance: Callable[[GameState, Step], None]
+    send: Callable[[GameState], dict[str, Any] | None]
+
+
+def nothing_to_send(state: GameState) -> None:
+    """For the steps a seat decides: what it sends comes from ``submit``."""
+    return None

@@ -1,0 +1,64 @@
+"""The step machine's names and table: every kind has one rule, wire names round-trip, and the
+game core imports nothing that does I/O."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import hearts_p2p.game
+from hearts_p2p.game import RULES, StepId, StepKind
+from hearts_p2p.wire import KINDS
+
+
+def test_every_step_kind_has_one_rule_and_a_wire_kind() -> None:
+    assert set(RULES) == set(StepKind)
+    assert {k.value for k in StepKind} | {"abort"} == KINDS
+
+
+@pytest.mark.parametrize(
+    ("name", "step"),
+    [
+        ("play.16", StepId(StepKind.OPEN, 16)),
+        ("shuffle.2", StepId(StepKind.SHUFFLE, 2)),
+        ("deal", StepId(StepKind.DEAL)),
+        ("echo_lock", StepId(StepKind.ECHO_LOCK)),
+    ],
+)
+def test_a_wire_name_round_trips(name: str, step: StepId) -> None:
+    assert StepId.parse(name) == step
+    assert str(step) == name
+
+
+@pytest.mark.parametrize("name", ["play", "deal.1", "play.x", "play.-1", "abort", "nope", ""])
+def test_a_name_of_no_step_parses_to_none(name: str) -> None:
+    assert StepId.parse(name) is None
+
+
+def test_an_index_goes_with_the_kinds_that_repeat_only() -> None:
+    with pytest.raises(ValueError):
+        StepId(StepKind.OPEN)
+    with pytest.raises(ValueError):
+        StepId(StepKind.DEAL, 0)
+
+
+FORBIDDEN = {"trio", "socket", "os", "time", "subprocess", "threading", "pathlib", "asyncio"}
+
+
+def test_the_game_core_does_no_io() -> None:
+    """No trio, sockets, files or clock in the core: the shell feeds it."""
+    root = Path(hearts_p2p.game.__file__).parent
+    for path in sorted(root.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id != "open", f"{path.name} opens a file"
+            for name in names:
+                assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
