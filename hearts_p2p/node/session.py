@@ -27,6 +27,7 @@ from ..identity import Identity, IdentityError
 from ..log import GameLog
 from ..netif import Interface
 from ..rules import Rules
+from ..text import clean, quoted
 from ..transport import Member, open_mesh
 from .lobby import (
     HostLink,
@@ -168,7 +169,7 @@ async def _fill_table(
     """Seat joiners until the table is full, saying who joins and keeping the announcement's
     seat count current."""
     rules = table.rules
-    await front.notify(Notice(f"Table {table.name!r} open on {opts.address}:{table.port}; "
+    await front.notify(Notice(f"Table {quoted(table.name)} open on {opts.address}:{table.port}; "
                               f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
 
     def changed(seats: list[Seat], seat: Seat, change: SeatChange) -> None:
@@ -265,7 +266,9 @@ async def join_game(
     secret = secrets.token_bytes(32)
 
     async def seated(w: Welcome) -> None:
-        await front.notify(Notice(f"Seated at {w.table_name!r}; waiting for the table to fill"))
+        await front.notify(
+            Notice(f"Seated at {quoted(w.table_name)}; waiting for the table to fill")
+        )
 
     try:
         dh = pass_public_key(secret)
@@ -289,7 +292,9 @@ async def join_game(
 
 def _found(info: TableInfo) -> str:
     ad = info.announcement
-    return f"Found {ad.table_name!r} hosted by {ad.host_name} ({info.host_fingerprint})"
+    return (
+        f"Found {quoted(ad.table_name)} hosted by {clean(ad.host_name)} ({info.host_fingerprint})"
+    )
 
 
 def _locked(opts: PeerOptions) -> DataDir:
@@ -328,7 +333,7 @@ async def _find(opts: PeerOptions, table: str | None, timeout: float) -> TableIn
     async with open_browser(opts.interfaces, config=opts.discovery) as browser:
         with trio.move_on_after(timeout):
             return await browser.wait_for(wanted)
-    what = f"table {table!r}" if table else "an open table"
+    what = f"table {quoted(table)}" if table else "open table"
     names = ", ".join(i.name for i in opts.interfaces)
     raise SessionError(f"found no {what} on {names} within {timeout:.0f} s (see hearts list)")
 

@@ -213,7 +213,7 @@ def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
         terminals, "host", "--name", "Ada", "--table", "Friday", "--bots", "2", "--target", "1",
         "--bot-delay", "0", "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
     )  # fmt: skip
-    host.expect(r"Table 'Friday' open on 127\.0\.0\.1:\d+; waiting for 3 player\(s\)", 30)
+    host.expect(r'Table "Friday" open on 127\.0\.0\.1:\d+; waiting for 3 player\(s\)', 30)
     host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=30)
 
     listed = subprocess.run(
@@ -227,7 +227,7 @@ def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
         terminals, "join", "Friday", "--name", "Bea",
         "--data-dir", data_dir(tmp_path, "bea"), "--discovery-port", disc,
     )  # fmt: skip
-    guest.expect(r"Found 'Friday' hosted by Ada \([a-z0-9-]+\)", timeout=30)
+    guest.expect(r'Found "Friday" hosted by Ada \([a-z0-9-]+\)', timeout=30)
     host.expect(r"Bea joined \([a-z0-9-]+\)", timeout=30)
     for term, other in ((host, "Bea"), (guest, "Ada")):
         term.expect(rf"  {other} \((left|across|right)\) +key [a-z0-9-]+\n", timeout=30)

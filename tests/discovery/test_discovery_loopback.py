@@ -217,6 +217,6 @@ async def test_a_replayed_announcement_cannot_send_joiners_elsewhere(
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(replay)
-            with pytest.raises(SessionError, match="found no table 'friday'"):
+            with pytest.raises(SessionError, match='found no table "friday"'):
                 await join_game(opts, BotSeat(make_bot("random", 1)), "friday", find_timeout=1.5)
             nursery.cancel_scope.cancel()
