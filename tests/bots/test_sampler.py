@@ -8,8 +8,8 @@ import pytest
 from bots_helpers import position, view_to_act
 
 from hearts_p2p.bots import HeuristicBot, RandomBot
+from hearts_p2p.bots.candidates import distinct_plays
 from hearts_p2p.bots.knowledge import knowledge_of
-from hearts_p2p.bots.montecarlo import distinct_plays
 from hearts_p2p.bots.sampler import sample_hands, sample_world
 from hearts_p2p.cards import mask_of, parse_cards
 from hearts_p2p.engine import Game, HandPhase, HandState, SeatView, deal_hands

@@ -1,0 +1,386 @@
+"""Playouts built for simulation: the rest of a hand, every seat playing the heuristic, on ints.
+
+The Monte-Carlo search spends almost all its time here, thousands of playouts per move, so this
+is the engine's play loop and ``policy.choose_card`` rewritten for speed and nothing else: the
+state lives in local ints (hands, cards played, the trick as its mask, led suit and winner), the
+legal cards are one mask expression, a forced card needs no policy call, nothing is allocated per
+card, and a playout stops as soon as no card that scores is left to play. Tests check that it
+plays and scores exactly as the engine with ``policy.choose_card`` does.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, Suit
+from ..engine import HandState
+from ..rules import Moon, Rules
+from .knowledge import POINTS_MASK
+
+__all__ = ["Position", "Table", "play_out", "score", "table_of"]
+
+_QS = 1 << QUEEN_SPADES
+_JD = 1 << JACK_DIAMONDS
+_CLUBS, _DIAMONDS, _SPADES, _HEARTS = SUIT_MASKS
+_GUARDS = (1 << (QUEEN_SPADES + 1)) | (1 << (QUEEN_SPADES + 2))  # K♠ A♠
+_LOW_SPADES = _SPADES & (_QS - 1)
+_ABOVE_JD = _DIAMONDS & ~((_JD << 1) - 1)
+_NOT_POINTS = ~POINTS_MASK
+_NOT_HEARTS = ~HEARTS_MASK
+# Bit k of a heart's rank, over the 13 hearts: spot values add up by weighted bit counts.
+_RANK_BIT = tuple(sum(1 << (39 + r) for r in range(13) if r >> k & 1) for k in range(4))
+# The same thresholds as ``policy``: a rival with 6 point cards is shooting; run with one loser
+# only after taking 10.
+_STOP_AT = 6
+_SHOOT_WITH_ONE_LOSER_AT = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What a playout needs of the rules, read once per rules value."""
+
+    n: int
+    deck: int
+    cards_each: int
+    jack: bool
+    moon: Moon
+    queen_breaks_hearts: bool
+    spot: bool
+    queen_points: int
+    penalty_total: int
+    scoring: int  # the cards that change a score: hearts, Q♠, and J♦ when it counts
+
+
+@functools.cache
+def table_of(rules: Rules) -> Table:
+    return Table(
+        rules.players,
+        rules.deck_mask,
+        rules.cards_each,
+        rules.jack_of_diamonds,
+        rules.moon,
+        rules.queen_breaks_hearts,
+        rules.spot_hearts,
+        rules.queen_points,
+        rules.penalty_total,
+        POINTS_MASK | (_JD if rules.jack_of_diamonds else 0),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The public state of a hand at ``seat``'s turn, in the shape ``play_out`` reads."""
+
+    table: Table
+    seat: int
+    played: int
+    taken: tuple[int, ...]
+    tricks_done: int
+    hearts_open: bool
+    trick: tuple[int, ...]
+    leader: int  # of the trick in progress (``seat`` when it leads)
+
+    @classmethod
+    def of(cls, h: HandState, seat: int) -> Position:
+        leader = h.trick_leader if h.trick_leader is not None else seat
+        return cls(
+            table_of(h.rules),
+            seat,
+            h.played,
+            tuple(h.taken),
+            len(h.tricks),
+            h.hearts_open,
+            tuple(h.trick),
+            leader,
+        )
+
+
+def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
+    """The cards each seat has taken once ``pos.seat`` plays ``card`` and the rest is played.
+
+    ``hands`` holds every seat's cards and is played down in place.
+    """
+    t = pos.table
+    n = t.n
+    qbh = t.queen_breaks_hearts
+    scoring = t.scoring
+    taken = list(pos.taken)
+    played = pos.played
+    first = pos.tricks_done == 0
+    left = t.cards_each - pos.tricks_done
+    hearts_open = pos.hearts_open
+    seat = pos.seat
+    leader = winner = pos.leader
+    count = len(pos.trick)
+    tmask = 0
+    win = -1
+    led = 0
+    for i, c in enumerate(pos.trick):
+        tmask |= 1 << c
+        if i == 0:
+            win, led = c, SUIT_MASKS[c // 13]
+        elif led >> c & 1 and c > win:
+            win, winner = c, (leader + i) % n
+    pts_seats = 0
+    for s, x in enumerate(taken):
+        if x & POINTS_MASK:
+            pts_seats |= 1 << s
+    while True:
+        bit = 1 << card
+        hands[seat] ^= bit
+        played |= bit
+        if count:
+            tmask |= bit
+            if bit & led and card > win:
+                win, winner = card, seat
+        else:
+            tmask, win, winner, leader = bit, card, seat, seat
+            led = SUIT_MASKS[card // 13]
+        if bit & HEARTS_MASK or (qbh and bit == _QS):
+            hearts_open = True
+        count += 1
+        if count == n:
+            taken[winner] |= tmask
+            if tmask & POINTS_MASK:
+                pts_seats |= 1 << winner
+            left -= 1
+            if not left or not scoring & ~played:
+                return taken
+            first = False
+            count = 0
+            seat = winner
+            hand = hands[seat]
+            legal = hand if hearts_open else hand & _NOT_HEARTS or hand
+        else:
+            seat = seat + 1 if seat + 1 < n else 0
+            hand = hands[seat]
+            legal = hand & led
+            if not legal:
+                legal = hand & _NOT_POINTS or hand if first else hand
+        if legal & (legal - 1):
+            card = _decide(
+                t, hand, legal, seat, played, taken, pts_seats, first, count, win, winner,
+                tmask, leader,
+            )  # fmt: skip
+        else:
+            card = legal.bit_length() - 1
+
+
+def _decide(
+    t: Table,
+    hand: int,
+    legal: int,
+    seat: int,
+    played: int,
+    taken: list[int],
+    pts_seats: int,
+    first: bool,
+    count: int,
+    win: int,
+    winner: int,
+    tmask: int,
+    leader: int,
+) -> int:
+    """``policy.choose_card`` without known voids, for a seat with a choice of cards."""
+    n = t.n
+    out = t.deck & ~played & ~hand
+    shooter = -1
+    if t.moon is not Moon.OFF and not pts_seats & (pts_seats - 1):
+        if not pts_seats or pts_seats >> seat & 1:
+            if _can_shoot(hand, out, first, taken[seat]):
+                shooter = seat
+        else:
+            who = pts_seats.bit_length() - 1
+            if (taken[who] & POINTS_MASK).bit_count() >= _STOP_AT:
+                shooter = who
+    if not count:
+        if shooter == seat:
+            return _lead_to_win(legal, out)
+        if shooter >= 0:
+            hearts = legal & HEARTS_MASK
+            if hearts and hearts.bit_length() > (out & HEARTS_MASK).bit_length():
+                return hearts.bit_length() - 1
+        return _lead(t, hand, legal, out)
+    suit = SUIT_MASKS[win // 13]
+    if legal & suit:
+        if shooter == seat:
+            over = legal & ~((2 << win) - 1)
+            if not over:
+                return (legal & -legal).bit_length() - 1
+            if count == n - 1:
+                return (over & -over).bit_length() - 1
+            return over.bit_length() - 1
+        if shooter >= 0 and winner == shooter and tmask & POINTS_MASK:
+            over = legal & ~((2 << win) - 1)
+            if over:
+                return over.bit_length() - 1
+        return _follow(t, hand, legal, out, first, count, win, tmask, played)
+    if shooter == seat:
+        m = legal & _NOT_POINTS or legal
+        return (m & -m).bit_length() - 1
+    if shooter >= 0 and (winner == shooter or (shooter - leader) % n > count):
+        return _discard(t, hand, legal & _NOT_POINTS or legal, out)
+    return _discard(t, hand, legal, out)
+
+
+def _can_shoot(hand: int, out: int, first: bool, taken: int) -> bool:
+    lost = 0
+    for suit in SUIT_MASKS:
+        o = out & suit
+        if o:
+            lost += (hand & suit & ((1 << (o.bit_length() - 1)) - 1)).bit_count()
+            if lost > 1:
+                return False
+    if not lost:
+        return not first or (hand & HEARTS_MASK).bit_count() >= 4
+    return (taken & POINTS_MASK).bit_count() >= _SHOOT_WITH_ONE_LOSER_AT
+
+
+def _follow(
+    t: Table,
+    hand: int,
+    legal: int,
+    out: int,
+    first: bool,
+    count: int,
+    win: int,
+    tmask: int,
+    played: int,
+) -> int:
+    """Following suit with a choice: ``policy._follow`` (``legal`` is all of the led suit)."""
+    led = win // 13
+    last = count == t.n - 1
+    if led == Suit.SPADES and legal & _QS and win > QUEEN_SPADES:
+        return QUEEN_SPADES
+    if t.jack and led == Suit.DIAMONDS:
+        if not tmask & POINTS_MASK:
+            od = out & _DIAMONDS
+            if legal & _JD and win < JACK_DIAMONDS and (last or not od & _ABOVE_JD):
+                return JACK_DIAMONDS
+            over = legal & ~((2 << win) - 1)
+            if tmask & _JD and over and (last or over.bit_length() > od.bit_length()):
+                return over.bit_length() - 1
+        if legal & ~_JD:
+            legal &= ~_JD
+    if first:
+        return (legal & ~_QS or legal).bit_length() - 1
+    under = legal & ((1 << win) - 1)
+    if under:
+        if _safe_to_play_high(t.n, led, tmask, played, out, count):
+            return legal.bit_length() - 1
+        return under.bit_length() - 1
+    if led == Suit.SPADES:
+        legal = legal & ~_QS or legal
+        if out & _QS and not last:
+            return (legal & -legal).bit_length() - 1
+    return legal.bit_length() - 1
+
+
+def _safe_to_play_high(n: int, led: int, tmask: int, played: int, out: int, count: int) -> bool:
+    if led >= Suit.SPADES or tmask & (POINTS_MASK | _JD):
+        return False
+    suit = SUIT_MASKS[led]
+    if played & suit & ~tmask:
+        return False
+    return (out & suit).bit_count() >= 2 * (n - 1 - count)
+
+
+def _discard(t: Table, hand: int, legal: int, out: int) -> int:
+    if legal & _QS:
+        return QUEEN_SPADES
+    if out & _QS and legal & _GUARDS:
+        return (legal & _GUARDS).bit_length() - 1
+    hearts = legal & HEARTS_MASK
+    if hearts:
+        return hearts.bit_length() - 1
+    if t.jack and legal & ~_JD:
+        legal &= ~_JD
+    best, best_score = -1, -1000
+    for suit in (_HEARTS, _SPADES, _DIAMONDS, _CLUBS):
+        m = legal & suit
+        if m:
+            c = m.bit_length() - 1
+            # The highest card of each suit; prefer high ranks and short suits (to make a void).
+            score = (c % 13) * 4 - (hand & suit).bit_count()
+            if score > best_score:
+                best, best_score = c, score
+    return best
+
+
+def _lead(t: Table, hand: int, legal: int, out: int) -> int:
+    qs_out = out & _QS
+    flush = legal & _LOW_SPADES
+    if qs_out and flush and out & _SPADES & ~_QS:
+        return flush.bit_length() - 1
+    jack = t.jack and legal & _JD
+    if jack and out & _DIAMONDS and not out & _ABOVE_JD:
+        return JACK_DIAMONDS
+    best, best_risk = -1, 1e9
+    for s, suit in enumerate(SUIT_MASKS):
+        m = legal & suit
+        if not m:
+            continue
+        low = m & -m
+        c = low.bit_length() - 1
+        o = out & suit
+        if not o:
+            risk = 50.0 if out & POINTS_MASK else 0.0  # everyone else discards onto it
+        else:
+            k = o.bit_count()
+            risk = 10.0 * (o & (low - 1)).bit_count() / k
+            if k < t.n - 1:
+                risk += 3.0  # someone is probably void and will discard points
+        if s == Suit.HEARTS:
+            risk += 2.0
+        elif s == Suit.SPADES:
+            if hand & _QS:
+                risk += 5.0
+            elif qs_out and c > QUEEN_SPADES:
+                risk += 20.0
+        elif jack and c == JACK_DIAMONDS:
+            risk += 10.0
+        risk -= 0.2 * (4 - (hand & suit).bit_count())  # empty short suits first
+        if risk < best_risk:
+            best, best_risk = c, risk
+    return best
+
+
+def _lead_to_win(legal: int, out: int) -> int:
+    """Lead a sure winner, hearts first once open, to draw the points in."""
+    for suit in (_HEARTS, _SPADES, _DIAMONDS, _CLUBS):
+        m = legal & suit
+        if m and m.bit_length() > (out & suit).bit_length():
+            return m.bit_length() - 1
+    return legal.bit_length() - 1
+
+
+def score(t: Table, taken: list[int], moon_adds: Sequence[bool]) -> list[int]:
+    """Each seat's points for the cards it took; under ``moon=choice`` a shooter ``s`` adds the
+    penalty to the others if ``moon_adds[s]``."""
+    points = []
+    moon = -1
+    for s, x in enumerate(taken):
+        if x & POINTS_MASK == POINTS_MASK:
+            moon = s
+        hearts = x & HEARTS_MASK
+        if t.spot:
+            p = 2 * hearts.bit_count() + sum(
+                (hearts & m).bit_count() << k for k, m in enumerate(_RANK_BIT)
+            )
+        else:
+            p = hearts.bit_count()
+        if x & _QS:
+            p += t.queen_points
+        if t.jack and x & _JD:
+            p -= 10
+        points.append(p)
+    if moon < 0 or t.moon is Moon.OFF:
+        return points
+    add = t.moon is Moon.CLASSIC or (t.moon is Moon.CHOICE and moon_adds[moon])
+    total = t.penalty_total
+    jack = [-10 if t.jack and x & _JD else 0 for x in taken]
+    if add:
+        return [j + (0 if s == moon else total) for s, j in enumerate(jack)]
+    return [j - (total if s == moon else 0) for s, j in enumerate(jack)]
