@@ -29,6 +29,11 @@ _LOW_SPADES = _SPADES & (_QS - 1)
 _ABOVE_JD = _DIAMONDS & ~((_JD << 1) - 1)
 _NOT_POINTS = ~POINTS_MASK
 _NOT_HEARTS = ~HEARTS_MASK
+_SUIT_OF = tuple(SUIT_MASKS[c // 13] for c in range(52))
+_INDEXED_SUITS = tuple(enumerate(SUIT_MASKS))
+_NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in range(3, 7)}  # the seat after each
+_MINORS = _CLUBS | _DIAMONDS
+_SPADES_SUIT, _HEARTS_SUIT = int(Suit.SPADES), int(Suit.HEARTS)
 # Bit k of a heart's rank, over the 13 hearts: spot values add up by weighted bit counts.
 _RANK_BIT = tuple(sum(1 << (39 + r) for r in range(13) if r >> k & 1) for k in range(4))
 # The same thresholds as ``policy``: a rival with 6 point cards is shooting; run with one loser
@@ -51,6 +56,7 @@ class Table:
     queen_points: int
     penalty_total: int
     scoring: int  # the cards that change a score: hearts, Q♠, and J♦ when it counts
+    opens_hearts: int  # the cards that open hearts for leading: hearts, and Q♠ if it breaks them
 
 
 @functools.cache
@@ -66,6 +72,7 @@ def table_of(rules: Rules) -> Table:
         rules.queen_points,
         rules.penalty_total,
         POINTS_MASK | (_JD if rules.jack_of_diamonds else 0),
+        HEARTS_MASK | (_QS if rules.queen_breaks_hearts else 0),
     )
 
 
@@ -100,12 +107,18 @@ class Position:
 def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
     """The cards each seat has taken once ``pos.seat`` plays ``card`` and the rest is played.
 
-    ``hands`` holds every seat's cards and is played down in place.
+    ``hands`` holds every seat's cards; the playout uses it up.
     """
     t = pos.table
     n = t.n
-    qbh = t.queen_breaks_hearts
+    deck = t.deck
+    moon = t.moon is not Moon.OFF
+    opens = t.opens_hearts
     scoring = t.scoring
+    suit_of = _SUIT_OF
+    points_mask = POINTS_MASK
+    not_points = _NOT_POINTS
+    not_hearts = _NOT_HEARTS
     taken = list(pos.taken)
     played = pos.played
     first = pos.tricks_done == 0
@@ -127,6 +140,9 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
     for s, x in enumerate(taken):
         if x & POINTS_MASK:
             pts_seats |= 1 << s
+    # Whether anyone may be running for the moon: nobody, or only one seat, has taken points.
+    watch = moon and not pts_seats & (pts_seats - 1)
+    after = _NEXT[n]
     while True:
         bit = 1 << card
         hands[seat] ^= bit
@@ -137,95 +153,111 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
                 win, winner = card, seat
         else:
             tmask, win, winner, leader = bit, card, seat, seat
-            led = SUIT_MASKS[card // 13]
-        if bit & HEARTS_MASK or (qbh and bit == _QS):
+            led = suit_of[card]
+        if bit & opens:
             hearts_open = True
         count += 1
-        if count == n:
+        if count < n:
+            seat = after[seat]
+            hand = hands[seat]
+            legal = hand & led or (hand & not_points or hand if first else hand)
+        else:
             taken[winner] |= tmask
-            if tmask & POINTS_MASK:
+            if tmask & points_mask:
                 pts_seats |= 1 << winner
+                watch = moon and not pts_seats & (pts_seats - 1)
             left -= 1
-            if not left or not scoring & ~played:
+            rest = deck & ~played
+            if not left or not scoring & rest:
+                return taken
+            if left == 1:
+                # One card each: the highest of the led suit takes them all.
+                top = rest & suit_of[hands[winner].bit_length() - 1]
+                top = 1 << (top.bit_length() - 1)
+                for s in range(n):
+                    if hands[s] & top:
+                        taken[s] |= rest
                 return taken
             first = False
             count = 0
             seat = winner
             hand = hands[seat]
-            legal = hand if hearts_open else hand & _NOT_HEARTS or hand
-        else:
-            seat = seat + 1 if seat + 1 < n else 0
-            hand = hands[seat]
-            legal = hand & led
-            if not legal:
-                legal = hand & _NOT_POINTS or hand if first else hand
-        if legal & (legal - 1):
-            card = _decide(
-                t, hand, legal, seat, played, taken, pts_seats, first, count, win, winner,
-                tmask, leader,
-            )  # fmt: skip
-        else:
+            legal = hand if hearts_open else hand & not_hearts or hand
+        if not legal & (legal - 1):
             card = legal.bit_length() - 1
+            continue
+        # The policy, for a seat with a choice: first, is anyone running for the moon?
+        out = deck & ~played & ~hand
+        shooter = -1
+        if watch:
+            if not pts_seats or pts_seats >> seat & 1:
+                if _can_shoot(hand, out, first, taken[seat]):
+                    shooter = seat
+            elif (taken[pts_seats.bit_length() - 1] & points_mask).bit_count() >= _STOP_AT:
+                shooter = pts_seats.bit_length() - 1
+        if shooter >= 0:
+            card = _moon_play(t, hand, legal, seat, shooter, out, first, count, win, winner, tmask,
+                              leader, played)  # fmt: skip
+        elif not count:
+            card = _lead(t, hand, legal, out)
+        elif legal & led:
+            card = _follow(t, legal, led, out, first, count, win, tmask, played)
+        else:
+            card = _discard(t, hand, legal, out)
 
 
-def _decide(
+def _moon_play(
     t: Table,
     hand: int,
     legal: int,
     seat: int,
-    played: int,
-    taken: list[int],
-    pts_seats: int,
+    shooter: int,
+    out: int,
     first: bool,
     count: int,
     win: int,
     winner: int,
     tmask: int,
     leader: int,
+    played: int,
 ) -> int:
-    """``policy.choose_card`` without known voids, for a seat with a choice of cards."""
-    n = t.n
-    out = t.deck & ~played & ~hand
-    shooter = -1
-    if t.moon is not Moon.OFF and not pts_seats & (pts_seats - 1):
-        if not pts_seats or pts_seats >> seat & 1:
-            if _can_shoot(hand, out, first, taken[seat]):
-                shooter = seat
-        else:
-            who = pts_seats.bit_length() - 1
-            if (taken[who] & POINTS_MASK).bit_count() >= _STOP_AT:
-                shooter = who
+    """The policy's play while ``shooter`` (maybe this seat) is running for the moon."""
     if not count:
         if shooter == seat:
             return _lead_to_win(legal, out)
-        if shooter >= 0:
-            hearts = legal & HEARTS_MASK
-            if hearts and hearts.bit_length() > (out & HEARTS_MASK).bit_length():
-                return hearts.bit_length() - 1
+        hearts = legal & HEARTS_MASK
+        if hearts and hearts.bit_length() > (out & HEARTS_MASK).bit_length():
+            return hearts.bit_length() - 1
         return _lead(t, hand, legal, out)
-    suit = SUIT_MASKS[win // 13]
-    if legal & suit:
+    if legal & SUIT_MASKS[win // 13]:
         if shooter == seat:
             over = legal & ~((2 << win) - 1)
             if not over:
                 return (legal & -legal).bit_length() - 1
-            if count == n - 1:
+            if count == t.n - 1:
                 return (over & -over).bit_length() - 1
             return over.bit_length() - 1
-        if shooter >= 0 and winner == shooter and tmask & POINTS_MASK:
+        if winner == shooter and tmask & POINTS_MASK:
             over = legal & ~((2 << win) - 1)
             if over:
                 return over.bit_length() - 1
-        return _follow(t, hand, legal, out, first, count, win, tmask, played)
+        return _follow(t, legal, SUIT_MASKS[win // 13], out, first, count, win, tmask, played)
     if shooter == seat:
         m = legal & _NOT_POINTS or legal
         return (m & -m).bit_length() - 1
-    if shooter >= 0 and (winner == shooter or (shooter - leader) % n > count):
+    if winner == shooter or (shooter - leader) % t.n > count:
         return _discard(t, hand, legal & _NOT_POINTS or legal, out)
     return _discard(t, hand, legal, out)
 
 
 def _can_shoot(hand: int, out: int, first: bool, taken: int) -> bool:
+    # Most hands have two low cards that some outstanding card beats: two losers, no moon.
+    low = hand & -hand
+    if out & _SUIT_OF[low.bit_length() - 1] & ~((low << 1) - 1):
+        rest = hand ^ low
+        low = rest & -rest
+        if low and out & _SUIT_OF[low.bit_length() - 1] & ~((low << 1) - 1):
+            return False
     lost = 0
     for suit in SUIT_MASKS:
         o = out & suit
@@ -240,8 +272,8 @@ def _can_shoot(hand: int, out: int, first: bool, taken: int) -> bool:
 
 def _follow(
     t: Table,
-    hand: int,
     legal: int,
+    led: int,
     out: int,
     first: bool,
     count: int,
@@ -249,12 +281,12 @@ def _follow(
     tmask: int,
     played: int,
 ) -> int:
-    """Following suit with a choice: ``policy._follow`` (``legal`` is all of the led suit)."""
-    led = win // 13
+    """Following suit with a choice: ``policy._follow``; ``legal`` is all of the ``led`` suit."""
     last = count == t.n - 1
-    if led == Suit.SPADES and legal & _QS and win > QUEEN_SPADES:
-        return QUEEN_SPADES
-    if t.jack and led == Suit.DIAMONDS:
+    if led == _SPADES:
+        if legal & _QS and win > QUEEN_SPADES:
+            return QUEEN_SPADES
+    elif t.jack and led == _DIAMONDS:
         if not tmask & POINTS_MASK:
             od = out & _DIAMONDS
             if legal & _JD and win < JACK_DIAMONDS and (last or not od & _ABOVE_JD):
@@ -268,23 +300,20 @@ def _follow(
         return (legal & ~_QS or legal).bit_length() - 1
     under = legal & ((1 << win) - 1)
     if under:
-        if _safe_to_play_high(t.n, led, tmask, played, out, count):
+        # A high card wins at no cost in the first round of a minor suit with no points in it.
+        if (
+            led & _MINORS
+            and not tmask & (POINTS_MASK | _JD)
+            and not played & led & ~tmask
+            and (out & led).bit_count() >= 2 * (t.n - 1 - count)
+        ):
             return legal.bit_length() - 1
         return under.bit_length() - 1
-    if led == Suit.SPADES:
+    if led == _SPADES:
         legal = legal & ~_QS or legal
         if out & _QS and not last:
             return (legal & -legal).bit_length() - 1
     return legal.bit_length() - 1
-
-
-def _safe_to_play_high(n: int, led: int, tmask: int, played: int, out: int, count: int) -> bool:
-    if led >= Suit.SPADES or tmask & (POINTS_MASK | _JD):
-        return False
-    suit = SUIT_MASKS[led]
-    if played & suit & ~tmask:
-        return False
-    return (out & suit).bit_count() >= 2 * (n - 1 - count)
 
 
 def _discard(t: Table, hand: int, legal: int, out: int) -> int:
@@ -317,34 +346,37 @@ def _lead(t: Table, hand: int, legal: int, out: int) -> int:
     jack = t.jack and legal & _JD
     if jack and out & _DIAMONDS and not out & _ABOVE_JD:
         return JACK_DIAMONDS
+    lowest = (legal & -legal).bit_length() - 1
+    if not legal & ~_SUIT_OF[lowest]:
+        return lowest  # one suit to lead from: its lowest card
+    crowd = t.n - 1
     best, best_risk = -1, 1e9
-    for s, suit in enumerate(SUIT_MASKS):
+    for s, suit in _INDEXED_SUITS:
         m = legal & suit
         if not m:
             continue
         low = m & -m
-        c = low.bit_length() - 1
         o = out & suit
         if not o:
             risk = 50.0 if out & POINTS_MASK else 0.0  # everyone else discards onto it
         else:
             k = o.bit_count()
             risk = 10.0 * (o & (low - 1)).bit_count() / k
-            if k < t.n - 1:
+            if k < crowd:
                 risk += 3.0  # someone is probably void and will discard points
-        if s == Suit.HEARTS:
+        if s == _HEARTS_SUIT:
             risk += 2.0
-        elif s == Suit.SPADES:
+        elif s == _SPADES_SUIT:
             if hand & _QS:
                 risk += 5.0
-            elif qs_out and c > QUEEN_SPADES:
+            elif qs_out and low > _QS:
                 risk += 20.0
-        elif jack and c == JACK_DIAMONDS:
+        elif jack and low == _JD:
             risk += 10.0
         risk -= 0.2 * (4 - (hand & suit).bit_count())  # empty short suits first
         if risk < best_risk:
-            best, best_risk = c, risk
-    return best
+            best, best_risk = low, risk
+    return best.bit_length() - 1
 
 
 def _lead_to_win(legal: int, out: int) -> int:
