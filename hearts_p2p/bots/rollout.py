@@ -31,7 +31,11 @@ _NOT_POINTS = ~POINTS_MASK
 _NOT_HEARTS = ~HEARTS_MASK
 _SUIT_OF = tuple(SUIT_MASKS[c // 13] for c in range(52))
 _INDEXED_SUITS = tuple(enumerate(SUIT_MASKS))
-_NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in range(3, 7)}  # the seat after each
+# For each table size and leader: (place in the trick, seat) of the seats that follow the lead.
+_FOLLOWERS = {
+    n: tuple(tuple((i, (leader + i) % n) for i in range(1, n)) for leader in range(n))
+    for n in range(3, 7)
+}
 _MINORS = _CLUBS | _DIAMONDS
 _SPADES_SUIT, _HEARTS_SUIT = int(Suit.SPADES), int(Suit.HEARTS)
 # Bit k of a heart's rank, over the 13 hearts: spot values add up by weighted bit counts.
@@ -119,19 +123,20 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
     points_mask = POINTS_MASK
     not_points = _NOT_POINTS
     not_hearts = _NOT_HEARTS
+    minors = _CLUBS if t.jack else _MINORS  # J♦ makes diamonds a suit of their own
+    bonus = POINTS_MASK | _JD
+    followers = _FOLLOWERS[n]
     taken = list(pos.taken)
     played = pos.played
     first = pos.tricks_done == 0
     left = t.cards_each - pos.tricks_done
     hearts_open = pos.hearts_open
-    seat = pos.seat
     leader = winner = pos.leader
-    count = len(pos.trick)
-    tmask = 0
+    start = played  # the cards played before this trick
     win = -1
     led = 0
     for i, c in enumerate(pos.trick):
-        tmask |= 1 << c
+        start &= ~(1 << c)
         if i == 0:
             win, led = c, SUIT_MASKS[c // 13]
         elif led >> c & 1 and c > win:
@@ -142,68 +147,113 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
             pts_seats |= 1 << s
     # Whether anyone may be running for the moon: nobody, or only one seat, has taken points.
     watch = moon and not pts_seats & (pts_seats - 1)
-    after = _NEXT[n]
+    seat = pos.seat
+    bit = 1 << card
+    hands[seat] ^= bit
+    played |= bit
+    if pos.trick:
+        if bit & led and card > win:
+            win, winner = card, seat
+        order = followers[leader][len(pos.trick) :]
+    else:
+        win, winner, led = card, seat, suit_of[card]
+        order = followers[leader]
+    top = 1 << win  # the winning card, as a bit
     while True:
-        bit = 1 << card
-        hands[seat] ^= bit
-        played |= bit
-        if count:
-            tmask |= bit
-            if bit & led and card > win:
-                win, winner = card, seat
-        else:
-            tmask, win, winner, leader = bit, card, seat, seat
-            led = suit_of[card]
-        if bit & opens:
+        for count, seat in order:
+            hand = hands[seat]
+            bit = hand & led or (hand & not_points or hand if first else hand)
+            if bit & (bit - 1):
+                legal = bit
+                if legal & led & minors and not first and not (played ^ start) & bonus:
+                    # The commonest choice, ``_follow`` inlined: a minor suit, no points in it.
+                    under = legal & (top - 1)
+                    if under and (
+                        played & led & start
+                        or (deck & ~played & ~hand & led).bit_count() < 2 * (n - 1 - count)
+                    ):
+                        bit = 1 << (under.bit_length() - 1)
+                    else:
+                        bit = 1 << (legal.bit_length() - 1)
+                else:
+                    bit = 1 << _choose(t, hand, legal, seat, played, taken, pts_seats, watch,
+                                       first, count, top.bit_length() - 1, winner, played ^ start,
+                                       led, leader)  # fmt: skip
+            hands[seat] = hand ^ bit
+            played |= bit
+            if bit > top and bit & led:
+                top, winner = bit, seat
+        trick = played ^ start
+        taken[winner] |= trick
+        if trick & points_mask:
+            pts_seats |= 1 << winner
+            watch = moon and not pts_seats & (pts_seats - 1)
+        if trick & opens:
             hearts_open = True
-        count += 1
-        if count < n:
-            seat = after[seat]
-            hand = hands[seat]
-            legal = hand & led or (hand & not_points or hand if first else hand)
+        left -= 1
+        rest = deck & ~played
+        if not left or not scoring & rest:
+            return taken
+        leader = seat = winner
+        if left == 1:
+            # One card each: the highest of the led suit takes them all.
+            top = rest & suit_of[hands[leader].bit_length() - 1]
+            top = 1 << (top.bit_length() - 1)
+            for s in range(n):
+                if hands[s] & top:
+                    taken[s] |= rest
+            return taken
+        first = False
+        start = played
+        hand = hands[seat]
+        legal = hand if hearts_open else hand & not_hearts or hand
+        if legal & (legal - 1):
+            card = _choose(t, hand, legal, seat, played, taken, pts_seats, watch, first, 0, -1,
+                           seat, 0, 0, seat)  # fmt: skip
         else:
-            taken[winner] |= tmask
-            if tmask & points_mask:
-                pts_seats |= 1 << winner
-                watch = moon and not pts_seats & (pts_seats - 1)
-            left -= 1
-            rest = deck & ~played
-            if not left or not scoring & rest:
-                return taken
-            if left == 1:
-                # One card each: the highest of the led suit takes them all.
-                top = rest & suit_of[hands[winner].bit_length() - 1]
-                top = 1 << (top.bit_length() - 1)
-                for s in range(n):
-                    if hands[s] & top:
-                        taken[s] |= rest
-                return taken
-            first = False
-            count = 0
-            seat = winner
-            hand = hands[seat]
-            legal = hand if hearts_open else hand & not_hearts or hand
-        if not legal & (legal - 1):
             card = legal.bit_length() - 1
-            continue
-        # The policy, for a seat with a choice: first, is anyone running for the moon?
-        out = deck & ~played & ~hand
-        shooter = -1
-        if watch:
-            if not pts_seats or pts_seats >> seat & 1:
-                if _can_shoot(hand, out, first, taken[seat]):
-                    shooter = seat
-            elif (taken[pts_seats.bit_length() - 1] & points_mask).bit_count() >= _STOP_AT:
-                shooter = pts_seats.bit_length() - 1
-        if shooter >= 0:
-            card = _moon_play(t, hand, legal, seat, shooter, out, first, count, win, winner, tmask,
-                              leader, played)  # fmt: skip
-        elif not count:
-            card = _lead(t, hand, legal, out)
-        elif legal & led:
-            card = _follow(t, legal, led, out, first, count, win, tmask, played)
+        top = 1 << card
+        hands[seat] = hand ^ top
+        played |= top
+        led = suit_of[card]
+        order = followers[leader]
+
+
+def _choose(
+    t: Table,
+    hand: int,
+    legal: int,
+    seat: int,
+    played: int,
+    taken: list[int],
+    pts_seats: int,
+    watch: bool,
+    first: bool,
+    count: int,
+    win: int,
+    winner: int,
+    tmask: int,
+    led: int,
+    leader: int,
+) -> int:
+    """``policy.choose_card`` without known voids, for a seat with a choice of cards."""
+    out = t.deck & ~played & ~hand
+    if watch:
+        # Is anyone running for the moon?
+        if not pts_seats or pts_seats >> seat & 1:
+            if _can_shoot(hand, out, first, taken[seat]):
+                return _moon_play(t, hand, legal, seat, seat, out, first, count, win, winner,
+                                  tmask, leader, played)  # fmt: skip
         else:
-            card = _discard(t, hand, legal, out)
+            who = pts_seats.bit_length() - 1
+            if (taken[who] & POINTS_MASK).bit_count() >= _STOP_AT:
+                return _moon_play(t, hand, legal, seat, who, out, first, count, win, winner,
+                                  tmask, leader, played)  # fmt: skip
+    if not count:
+        return _lead(t, hand, legal, out)
+    if legal & led:
+        return _follow(t, legal, led, out, first, count, win, tmask, played)
+    return _discard(t, hand, legal, out)
 
 
 def _moon_play(
