@@ -176,9 +176,18 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
                     else:
                         bit = 1 << (legal.bit_length() - 1)
                 else:
-                    bit = 1 << _choose(t, hand, legal, seat, played, taken, pts_seats, watch,
-                                       first, count, top.bit_length() - 1, winner, played ^ start,
-                                       led, leader)  # fmt: skip
+                    out = deck & ~played & ~hand
+                    shooter = _shooter(hand, out, seat, first, taken, pts_seats) if watch else -1
+                    if shooter >= 0:
+                        card = _moon_play(t, hand, legal, seat, shooter, out, first, count,
+                                          top.bit_length() - 1, winner, played ^ start, leader,
+                                          played)  # fmt: skip
+                    elif legal & led:
+                        card = _follow(t, legal, led, out, first, count, top.bit_length() - 1,
+                                       played ^ start, played)  # fmt: skip
+                    else:
+                        card = _discard(t, hand, legal, out)
+                    bit = 1 << card
             hands[seat] = hand ^ bit
             played |= bit
             if bit > top and bit & led:
@@ -208,8 +217,13 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
         hand = hands[seat]
         legal = hand if hearts_open else hand & not_hearts or hand
         if legal & (legal - 1):
-            card = _choose(t, hand, legal, seat, played, taken, pts_seats, watch, first, 0, -1,
-                           seat, 0, 0, seat)  # fmt: skip
+            out = deck & ~played & ~hand
+            shooter = _shooter(hand, out, seat, first, taken, pts_seats) if watch else -1
+            if shooter >= 0:
+                card = _moon_play(t, hand, legal, seat, shooter, out, first, 0, -1, seat, 0, seat,
+                                  played)  # fmt: skip
+            else:
+                card = _lead(t, hand, legal, out)
         else:
             card = legal.bit_length() - 1
         top = 1 << card
@@ -219,41 +233,13 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
         order = followers[leader]
 
 
-def _choose(
-    t: Table,
-    hand: int,
-    legal: int,
-    seat: int,
-    played: int,
-    taken: list[int],
-    pts_seats: int,
-    watch: bool,
-    first: bool,
-    count: int,
-    win: int,
-    winner: int,
-    tmask: int,
-    led: int,
-    leader: int,
-) -> int:
-    """``policy.choose_card`` without known voids, for a seat with a choice of cards."""
-    out = t.deck & ~played & ~hand
-    if watch:
-        # Is anyone running for the moon?
-        if not pts_seats or pts_seats >> seat & 1:
-            if _can_shoot(hand, out, first, taken[seat]):
-                return _moon_play(t, hand, legal, seat, seat, out, first, count, win, winner,
-                                  tmask, leader, played)  # fmt: skip
-        else:
-            who = pts_seats.bit_length() - 1
-            if (taken[who] & POINTS_MASK).bit_count() >= _STOP_AT:
-                return _moon_play(t, hand, legal, seat, who, out, first, count, win, winner,
-                                  tmask, leader, played)  # fmt: skip
-    if not count:
-        return _lead(t, hand, legal, out)
-    if legal & led:
-        return _follow(t, legal, led, out, first, count, win, tmask, played)
-    return _discard(t, hand, legal, out)
+def _shooter(hand: int, out: int, seat: int, first: bool, taken: list[int], pts_seats: int) -> int:
+    """Who ``seat`` sees running for the moon, or -1: ``policy.moon_shooter`` while at most one
+    seat has taken points."""
+    if not pts_seats or pts_seats >> seat & 1:
+        return seat if _can_shoot(hand, out, first, taken[seat]) else -1
+    who = pts_seats.bit_length() - 1
+    return who if (taken[who] & POINTS_MASK).bit_count() >= _STOP_AT else -1
 
 
 def _moon_play(
@@ -389,6 +375,12 @@ def _discard(t: Table, hand: int, legal: int, out: int) -> int:
 
 
 def _lead(t: Table, hand: int, legal: int, out: int) -> int:
+    """``policy._lead``: flush Q♠, cash J♦, else the least risky suit's lowest card.
+
+    The four suits are written out one after the other (not looped over) because this runs
+    at nearly every lead of every playout; the arithmetic is the policy's, in its order, so
+    the same risks compare the same way.
+    """
     qs_out = out & _QS
     flush = legal & _LOW_SPADES
     if qs_out and flush and out & _SPADES & ~_QS:
@@ -396,36 +388,65 @@ def _lead(t: Table, hand: int, legal: int, out: int) -> int:
     jack = t.jack and legal & _JD
     if jack and out & _DIAMONDS and not out & _ABOVE_JD:
         return JACK_DIAMONDS
-    lowest = (legal & -legal).bit_length() - 1
-    if not legal & ~_SUIT_OF[lowest]:
-        return lowest  # one suit to lead from: its lowest card
+    lowest = legal & -legal
+    if not legal & ~_SUIT_OF[lowest.bit_length() - 1]:
+        return lowest.bit_length() - 1  # one suit to lead from: its lowest card
     crowd = t.n - 1
-    best, best_risk = -1, 1e9
-    for s, suit in _INDEXED_SUITS:
-        m = legal & suit
-        if not m:
-            continue
+    void_risk = 50.0 if out & POINTS_MASK else 0.0  # everyone else discards onto it
+    best, best_risk = 0, 1e9
+    m = legal & _CLUBS
+    if m:
         low = m & -m
-        o = out & suit
-        if not o:
-            risk = 50.0 if out & POINTS_MASK else 0.0  # everyone else discards onto it
-        else:
+        o = out & _CLUBS
+        if o:
             k = o.bit_count()
-            risk = 10.0 * (o & (low - 1)).bit_count() / k
-            if k < crowd:
-                risk += 3.0  # someone is probably void and will discard points
-        if s == _HEARTS_SUIT:
-            risk += 2.0
-        elif s == _SPADES_SUIT:
-            if hand & _QS:
-                risk += 5.0
-            elif qs_out and low > _QS:
-                risk += 20.0
-        elif jack and low == _JD:
+            risk = 10.0 * (o & (low - 1)).bit_count() / k + (3.0 if k < crowd else 0.0)
+        else:
+            risk = void_risk
+        best, best_risk = low, risk - 0.2 * (4 - (hand & _CLUBS).bit_count())
+    m = legal & _DIAMONDS
+    if m:
+        low = m & -m
+        o = out & _DIAMONDS
+        if o:
+            k = o.bit_count()
+            risk = 10.0 * (o & (low - 1)).bit_count() / k + (3.0 if k < crowd else 0.0)
+        else:
+            risk = void_risk
+        if jack and low == _JD:
             risk += 10.0
-        risk -= 0.2 * (4 - (hand & suit).bit_count())  # empty short suits first
+        risk -= 0.2 * (4 - (hand & _DIAMONDS).bit_count())
         if risk < best_risk:
             best, best_risk = low, risk
+    m = legal & _SPADES
+    if m:
+        low = m & -m
+        o = out & _SPADES
+        if o:
+            k = o.bit_count()
+            risk = 10.0 * (o & (low - 1)).bit_count() / k + (3.0 if k < crowd else 0.0)
+        else:
+            risk = void_risk
+        if hand & _QS:
+            risk += 5.0
+        elif qs_out and low > _QS:
+            risk += 20.0
+        risk -= 0.2 * (4 - (hand & _SPADES).bit_count())
+        if risk < best_risk:
+            best, best_risk = low, risk
+    m = legal & _HEARTS
+    if m:
+        low = m & -m
+        o = out & _HEARTS
+        if o:
+            k = o.bit_count()
+            risk = 10.0 * (o & (low - 1)).bit_count() / k + (3.0 if k < crowd else 0.0)
+        else:
+            risk = void_risk
+        risk += 2.0
+        risk -= 0.2 * (4 - (hand & _HEARTS).bit_count())
+        if risk < best_risk:
+            best = low
     return best.bit_length() - 1
 
 
