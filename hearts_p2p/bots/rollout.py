@@ -31,6 +31,16 @@ _NOT_POINTS = ~POINTS_MASK
 _NOT_HEARTS = ~HEARTS_MASK
 _SUIT_OF = tuple(SUIT_MASKS[c // 13] for c in range(52))
 _INDEXED_SUITS = tuple(enumerate(SUIT_MASKS))
+# ``policy._lead``'s risk of leading under ``below`` of ``k`` outstanding cards of the suit, and
+# its bonus for a short suit of ``length``, computed once by the policy's own arithmetic.
+_RISKS = {
+    n: tuple(
+        tuple(10.0 * below / k + (3.0 if k < n - 1 else 0.0) for below in range(k + 1)) if k else ()
+        for k in range(14)
+    )
+    for n in range(3, 7)
+}
+_SHORT = tuple(0.2 * (4 - length) for length in range(14))
 # For each table size and leader: (place in the trick, seat) of the seats that follow the lead.
 _FOLLOWERS = {
     n: tuple(tuple((i, (leader + i) % n) for i in range(1, n)) for leader in range(n))
@@ -87,25 +97,35 @@ class Position:
     table: Table
     seat: int
     played: int
+    start: int  # the cards played before the trick in progress
     taken: tuple[int, ...]
+    pts_seats: int  # the seats that have taken points, as bits
     tricks_done: int
     hearts_open: bool
-    trick: tuple[int, ...]
+    plays_in_trick: int
     leader: int  # of the trick in progress (``seat`` when it leads)
+    led: int  # the suit led, as a mask (0 when ``seat`` leads)
+    win: int  # the card winning the trick so far (-1 when ``seat`` leads)
+    winner: int
 
     @classmethod
     def of(cls, h: HandState, seat: int) -> Position:
-        leader = h.trick_leader if h.trick_leader is not None else seat
+        n = h.n
+        leader = winner = h.trick_leader if h.trick_leader is not None else seat
+        start = h.played
+        led = 0
+        win = -1
+        for i, c in enumerate(h.trick):
+            start &= ~(1 << c)
+            if i == 0:
+                win, led = c, SUIT_MASKS[c // 13]
+            elif led >> c & 1 and c > win:
+                win, winner = c, (leader + i) % n
+        pts_seats = sum(1 << s for s, x in enumerate(h.taken) if x & POINTS_MASK)
         return cls(
-            table_of(h.rules),
-            seat,
-            h.played,
-            tuple(h.taken),
-            len(h.tricks),
-            h.hearts_open,
-            tuple(h.trick),
-            leader,
-        )
+            table_of(h.rules), seat, h.played, start, tuple(h.taken), pts_seats, len(h.tricks),
+            h.hearts_open, len(h.trick), leader, led, win, winner,
+        )  # fmt: skip
 
 
 def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
@@ -123,38 +143,26 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
     points_mask = POINTS_MASK
     not_points = _NOT_POINTS
     not_hearts = _NOT_HEARTS
-    minors = _CLUBS if t.jack else _MINORS  # J♦ makes diamonds a suit of their own
-    bonus = POINTS_MASK | _JD
     followers = _FOLLOWERS[n]
     taken = list(pos.taken)
     played = pos.played
+    start = pos.start
     first = pos.tricks_done == 0
     left = t.cards_each - pos.tricks_done
     hearts_open = pos.hearts_open
-    leader = winner = pos.leader
-    start = played  # the cards played before this trick
-    win = -1
-    led = 0
-    for i, c in enumerate(pos.trick):
-        start &= ~(1 << c)
-        if i == 0:
-            win, led = c, SUIT_MASKS[c // 13]
-        elif led >> c & 1 and c > win:
-            win, winner = c, (leader + i) % n
-    pts_seats = 0
-    for s, x in enumerate(taken):
-        if x & POINTS_MASK:
-            pts_seats |= 1 << s
+    leader = pos.leader
+    pts_seats = pos.pts_seats
     # Whether anyone may be running for the moon: nobody, or only one seat, has taken points.
     watch = moon and not pts_seats & (pts_seats - 1)
     seat = pos.seat
     bit = 1 << card
     hands[seat] ^= bit
     played |= bit
-    if pos.trick:
+    if pos.plays_in_trick:
+        led, win, winner = pos.led, pos.win, pos.winner
         if bit & led and card > win:
             win, winner = card, seat
-        order = followers[leader][len(pos.trick) :]
+        order = followers[leader][pos.plays_in_trick :]
     else:
         win, winner, led = card, seat, suit_of[card]
         order = followers[leader]
@@ -165,29 +173,16 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
             bit = hand & led or (hand & not_points or hand if first else hand)
             if bit & (bit - 1):
                 legal = bit
-                if legal & led & minors and not first and not (played ^ start) & bonus:
-                    # The commonest choice, ``_follow`` inlined: a minor suit, no points in it.
-                    under = legal & (top - 1)
-                    if under and (
-                        played & led & start
-                        or (deck & ~played & ~hand & led).bit_count() < 2 * (n - 1 - count)
-                    ):
-                        bit = 1 << (under.bit_length() - 1)
-                    else:
-                        bit = 1 << (legal.bit_length() - 1)
+                out = deck & ~played & ~hand
+                if watch and (shooter := _shooter(hand, out, seat, first, taken, pts_seats)) >= 0:
+                    card = _moon_play(t, hand, legal, seat, shooter, out, first, count,
+                                      top.bit_length() - 1, winner, played ^ start, leader,
+                                      played)  # fmt: skip
+                elif legal & led:
+                    card = _follow(t, legal, led, out, first, count, top, start, played)
                 else:
-                    out = deck & ~played & ~hand
-                    shooter = _shooter(hand, out, seat, first, taken, pts_seats) if watch else -1
-                    if shooter >= 0:
-                        card = _moon_play(t, hand, legal, seat, shooter, out, first, count,
-                                          top.bit_length() - 1, winner, played ^ start, leader,
-                                          played)  # fmt: skip
-                    elif legal & led:
-                        card = _follow(t, legal, led, out, first, count, top.bit_length() - 1,
-                                       played ^ start, played)  # fmt: skip
-                    else:
-                        card = _discard(t, hand, legal, out)
-                    bit = 1 << card
+                    card = _discard(t, hand, legal, out)
+                bit = 1 << card
             hands[seat] = hand ^ bit
             played |= bit
             if bit > top and bit & led:
@@ -218,8 +213,7 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
         legal = hand if hearts_open else hand & not_hearts or hand
         if legal & (legal - 1):
             out = deck & ~played & ~hand
-            shooter = _shooter(hand, out, seat, first, taken, pts_seats) if watch else -1
-            if shooter >= 0:
+            if watch and (shooter := _shooter(hand, out, seat, first, taken, pts_seats)) >= 0:
                 card = _moon_play(t, hand, legal, seat, shooter, out, first, 0, -1, seat, 0, seat,
                                   played)  # fmt: skip
             else:
@@ -277,7 +271,9 @@ def _moon_play(
             over = legal & ~((2 << win) - 1)
             if over:
                 return over.bit_length() - 1
-        return _follow(t, legal, SUIT_MASKS[win // 13], out, first, count, win, tmask, played)
+        return _follow(
+            t, legal, SUIT_MASKS[win // 13], out, first, count, 1 << win, played & ~tmask, played
+        )
     if shooter == seat:
         m = legal & _NOT_POINTS or legal
         return (m & -m).bit_length() - 1
@@ -313,41 +309,43 @@ def _follow(
     out: int,
     first: bool,
     count: int,
-    win: int,
-    tmask: int,
+    top: int,
+    start: int,
     played: int,
 ) -> int:
-    """Following suit with a choice: ``policy._follow``; ``legal`` is all of the ``led`` suit."""
-    last = count == t.n - 1
+    """Following suit with a choice: ``policy._follow``; ``legal`` is all of the ``led`` suit,
+    ``top`` the winning card as a bit, ``start`` the cards played before this trick."""
     if led == _SPADES:
-        if legal & _QS and win > QUEEN_SPADES:
+        if legal & _QS and top > _QS:
             return QUEEN_SPADES
     elif t.jack and led == _DIAMONDS:
+        tmask = played & ~start
         if not tmask & POINTS_MASK:
+            last = count == t.n - 1
             od = out & _DIAMONDS
-            if legal & _JD and win < JACK_DIAMONDS and (last or not od & _ABOVE_JD):
+            if legal & _JD and top < _JD and (last or not od & _ABOVE_JD):
                 return JACK_DIAMONDS
-            over = legal & ~((2 << win) - 1)
+            over = legal & ~((top << 1) - 1)
             if tmask & _JD and over and (last or over.bit_length() > od.bit_length()):
                 return over.bit_length() - 1
         if legal & ~_JD:
             legal &= ~_JD
     if first:
         return (legal & ~_QS or legal).bit_length() - 1
-    under = legal & ((1 << win) - 1)
+    under = legal & (top - 1)
     if under:
         # A high card wins at no cost in the first round of a minor suit with no points in it.
         if (
             led & _MINORS
-            and not tmask & (POINTS_MASK | _JD)
-            and not played & led & ~tmask
+            and not played & ~start & (POINTS_MASK | _JD)
+            and not start & led
             and (out & led).bit_count() >= 2 * (t.n - 1 - count)
         ):
             return legal.bit_length() - 1
         return under.bit_length() - 1
     if led == _SPADES:
         legal = legal & ~_QS or legal
-        if out & _QS and not last:
+        if out & _QS and count != t.n - 1:
             return (legal & -legal).bit_length() - 1
     return legal.bit_length() - 1
 
@@ -363,7 +361,7 @@ def _discard(t: Table, hand: int, legal: int, out: int) -> int:
     if t.jack and legal & ~_JD:
         legal &= ~_JD
     best, best_score = -1, -1000
-    for suit in (_HEARTS, _SPADES, _DIAMONDS, _CLUBS):
+    for suit in (_SPADES, _DIAMONDS, _CLUBS):  # no hearts are left to discard by now
         m = legal & suit
         if m:
             c = m.bit_length() - 1
@@ -391,60 +389,44 @@ def _lead(t: Table, hand: int, legal: int, out: int) -> int:
     lowest = legal & -legal
     if not legal & ~_SUIT_OF[lowest.bit_length() - 1]:
         return lowest.bit_length() - 1  # one suit to lead from: its lowest card
-    crowd = t.n - 1
+    risks = _RISKS[t.n]
     void_risk = 50.0 if out & POINTS_MASK else 0.0  # everyone else discards onto it
     best, best_risk = 0, 1e9
     m = legal & _CLUBS
     if m:
         low = m & -m
         o = out & _CLUBS
-        if o:
-            k = o.bit_count()
-            risk = 10.0 * (o & (low - 1)).bit_count() / k + (3.0 if k < crowd else 0.0)
-        else:
-            risk = void_risk
-        best, best_risk = low, risk - 0.2 * (4 - (hand & _CLUBS).bit_count())
+        risk = risks[o.bit_count()][(o & (low - 1)).bit_count()] if o else void_risk
+        best, best_risk = low, risk - _SHORT[(hand & _CLUBS).bit_count()]
     m = legal & _DIAMONDS
     if m:
         low = m & -m
         o = out & _DIAMONDS
-        if o:
-            k = o.bit_count()
-            risk = 10.0 * (o & (low - 1)).bit_count() / k + (3.0 if k < crowd else 0.0)
-        else:
-            risk = void_risk
+        risk = risks[o.bit_count()][(o & (low - 1)).bit_count()] if o else void_risk
         if jack and low == _JD:
             risk += 10.0
-        risk -= 0.2 * (4 - (hand & _DIAMONDS).bit_count())
+        risk -= _SHORT[(hand & _DIAMONDS).bit_count()]
         if risk < best_risk:
             best, best_risk = low, risk
     m = legal & _SPADES
     if m:
         low = m & -m
         o = out & _SPADES
-        if o:
-            k = o.bit_count()
-            risk = 10.0 * (o & (low - 1)).bit_count() / k + (3.0 if k < crowd else 0.0)
-        else:
-            risk = void_risk
+        risk = risks[o.bit_count()][(o & (low - 1)).bit_count()] if o else void_risk
         if hand & _QS:
             risk += 5.0
         elif qs_out and low > _QS:
             risk += 20.0
-        risk -= 0.2 * (4 - (hand & _SPADES).bit_count())
+        risk -= _SHORT[(hand & _SPADES).bit_count()]
         if risk < best_risk:
             best, best_risk = low, risk
     m = legal & _HEARTS
     if m:
         low = m & -m
         o = out & _HEARTS
-        if o:
-            k = o.bit_count()
-            risk = 10.0 * (o & (low - 1)).bit_count() / k + (3.0 if k < crowd else 0.0)
-        else:
-            risk = void_risk
+        risk = risks[o.bit_count()][(o & (low - 1)).bit_count()] if o else void_risk
         risk += 2.0
-        risk -= 0.2 * (4 - (hand & _HEARTS).bit_count())
+        risk -= _SHORT[(hand & _HEARTS).bit_count()]
         if risk < best_risk:
             best = low
     return best.bit_length() - 1
