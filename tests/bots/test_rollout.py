@@ -65,7 +65,10 @@ def test_play_out_matches_the_engine(rules: Rules, seed: int) -> None:
                 # The same cards that score taken by the same seats (the playout stops once
                 # nothing that scores is left to play).
                 assert [x & t.scoring for x in taken] == [x & t.scoring for x in reference]
-        h.play(seat, rng.choice(list(iter_bits(legal))))
+        # Half the plays the policy's own, so that positions it steers into (moons) come up.
+        h.play(
+            seat, choose_card(h, seat) if rng.random() < 0.5 else rng.choice(list(iter_bits(legal)))
+        )
         step += 1
 
 
