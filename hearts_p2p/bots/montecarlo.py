@@ -1,13 +1,14 @@
 """The Monte-Carlo bot: deal the unseen cards many ways, play each choice out, keep the best.
 
-It searches as ``montecarlo-v1`` does, on the fast playouts of ``rollout``, so the same time
-buys several times the worlds. Every world is consistent with what this seat knows
-(``sampler``), and every candidate card is played out in the same worlds (common random
-numbers), so their comparison is not drowned by the luck of the deal. The rest of the hand is
-played by the heuristic policy for every seat, and a card is worth the mean of our points minus
-the mean of the others' (Hearts is won on the standing, and a moon hurts by what it gives
-everyone else). Cards that no unseen card separates are one choice. Passing and the moon choice
-use the heuristic.
+It searches as ``montecarlo-v1`` does, with the same rollout policy, but on the fast playouts of
+``rollout`` and the ``sampler.Dealer``, so the same time buys several times the worlds. (The
+dealer draws its worlds differently from v1's sampler, so a seed gives other worlds than v1's.)
+Every world is consistent with what this seat knows, and every candidate card is played out in
+the same worlds (common random numbers), so their comparison is not drowned by the luck of the
+deal. The rest of the hand is played by the heuristic policy for every seat, and a card is worth
+the mean of our points minus the mean of the others' (Hearts is won on the standing, and a moon
+hurts by what it gives everyone else). Cards that no unseen card separates are one choice.
+Passing and the moon choice use the heuristic.
 """
 
 from __future__ import annotations

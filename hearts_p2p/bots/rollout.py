@@ -2,10 +2,11 @@
 
 The Monte-Carlo search spends almost all its time here, thousands of playouts per move, so this
 is the engine's play loop and ``policy.choose_card`` rewritten for speed and nothing else: the
-state lives in local ints (hands, cards played, the trick as its mask, led suit and winner), the
+state lives in local ints (hands, cards played, led suit, winning card), cards are bits, the
 legal cards are one mask expression, a forced card needs no policy call, nothing is allocated per
-card, and a playout stops as soon as no card that scores is left to play. Tests check that it
-plays and scores exactly as the engine with ``policy.choose_card`` does.
+card, the last trick is settled at once, and a playout stops as soon as no card that scores is
+left to play. Tests check that it plays and scores exactly as the engine with
+``policy.choose_card`` does.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS, Suit
+from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES, SUIT_MASKS
 from ..engine import HandState
 from ..rules import Moon, Rules
 from .knowledge import POINTS_MASK
+from .policy import SHOOT_WITH_ONE_LOSER_AT, STOP_AT
 
 __all__ = ["Position", "Table", "play_out", "score", "table_of"]
 
@@ -30,7 +32,6 @@ _ABOVE_JD = _DIAMONDS & ~((_JD << 1) - 1)
 _NOT_POINTS = ~POINTS_MASK
 _NOT_HEARTS = ~HEARTS_MASK
 _SUIT_OF = tuple(SUIT_MASKS[c // 13] for c in range(52))
-_INDEXED_SUITS = tuple(enumerate(SUIT_MASKS))
 # ``policy._lead``'s risk of leading under ``below`` of ``k`` outstanding cards of the suit, and
 # its bonus for a short suit of ``length``, computed once by the policy's own arithmetic.
 _RISKS = {
@@ -47,13 +48,8 @@ _FOLLOWERS = {
     for n in range(3, 7)
 }
 _MINORS = _CLUBS | _DIAMONDS
-_SPADES_SUIT, _HEARTS_SUIT = int(Suit.SPADES), int(Suit.HEARTS)
 # Bit k of a heart's rank, over the 13 hearts: spot values add up by weighted bit counts.
 _RANK_BIT = tuple(sum(1 << (39 + r) for r in range(13) if r >> k & 1) for k in range(4))
-# The same thresholds as ``policy``: a rival with 6 point cards is shooting; run with one loser
-# only after taking 10.
-_STOP_AT = 6
-_SHOOT_WITH_ONE_LOSER_AT = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +229,7 @@ def _shooter(hand: int, out: int, seat: int, first: bool, taken: list[int], pts_
     if not pts_seats or pts_seats >> seat & 1:
         return seat if _can_shoot(hand, out, first, taken[seat]) else -1
     who = pts_seats.bit_length() - 1
-    return who if (taken[who] & POINTS_MASK).bit_count() >= _STOP_AT else -1
+    return who if (taken[who] & POINTS_MASK).bit_count() >= STOP_AT else -1
 
 
 def _moon_play(
@@ -299,7 +295,7 @@ def _can_shoot(hand: int, out: int, first: bool, taken: int) -> bool:
                 return False
     if not lost:
         return not first or (hand & HEARTS_MASK).bit_count() >= 4
-    return (taken & POINTS_MASK).bit_count() >= _SHOOT_WITH_ONE_LOSER_AT
+    return (taken & POINTS_MASK).bit_count() >= SHOOT_WITH_ONE_LOSER_AT
 
 
 def _follow(
