@@ -1,4 +1,4 @@
-"""Bot strength: duplicate deals with every strategy in every seat, points and payoff with 95% CIs.
+"""Bot strength: duplicate deals with every strategy in every seat; points, payoff, intervals.
 
 Every deal is played once per rotation of the table, so each strategy holds every seat's cards
 equally often and the luck of the deal cancels out; a deal is the unit of the statistics (its
