@@ -45,9 +45,9 @@ def register(name: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
-    """A new bot of strategy ``name`` (``random``, ``heuristic``, ``montecarlo``).
+    """A new bot of strategy ``name`` (``random``, ``heuristic``, ``montecarlo``, ...).
 
-    ``options`` go to the strategy (``montecarlo`` takes ``budget_ms`` and ``samples``).
+    ``options`` go to the strategy (the Monte-Carlo bots take ``budget_ms`` and ``samples``).
     """
     try:
         factory = STRATEGIES[name]

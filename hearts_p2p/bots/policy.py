@@ -19,7 +19,7 @@ from ..engine import HandState
 from ..rules import Moon, deck_mask
 from .knowledge import POINTS_MASK
 
-__all__ = ["choose_card", "losers", "moon_shooter"]
+__all__ = ["SHOOT_WITH_ONE_LOSER_AT", "STOP_AT", "choose_card", "losers", "moon_shooter"]
 
 _QS_BIT = 1 << QUEEN_SPADES
 _JD_BIT = 1 << JACK_DIAMONDS
@@ -29,9 +29,9 @@ _SPADE_GUARDS = (1 << (QUEEN_SPADES + 1)) | (1 << (QUEEN_SPADES + 2))  # Kâ™  Aâ
 _LOW_SPADES = _SPADES & ((1 << QUEEN_SPADES) - 1)
 _deck = functools.cache(deck_mask)  # Rules.deck_mask rebuilds the mask on every call
 # A rival is treated as shooting once it alone holds this many point cards (6 of 14).
-_STOP_AT = 6
+STOP_AT = 6
 # Run for the moon with one possible loser only after taking this many point cards.
-_SHOOT_WITH_ONE_LOSER_AT = 10
+SHOOT_WITH_ONE_LOSER_AT = 10
 
 
 def _low(m: int) -> int:
@@ -75,7 +75,7 @@ def moon_shooter(h: HandState, seat: int) -> int | None:
         return seat if _can_shoot(h, seat) else None
     pts = h.taken[who] & POINTS_MASK
     count = pts.bit_count()
-    return who if count >= _STOP_AT else None
+    return who if count >= STOP_AT else None
 
 
 def _can_shoot(h: HandState, seat: int) -> bool:
@@ -85,7 +85,7 @@ def _can_shoot(h: HandState, seat: int) -> bool:
     if lost == 0:
         return bool(h.tricks) or (hand & HEARTS_MASK).bit_count() >= 4
     taken = (h.taken[seat] & POINTS_MASK).bit_count()
-    return lost == 1 and taken >= _SHOOT_WITH_ONE_LOSER_AT
+    return lost == 1 and taken >= SHOOT_WITH_ONE_LOSER_AT
 
 
 def choose_card(h: HandState, seat: int, forbidden: Sequence[int] | None = None) -> int:

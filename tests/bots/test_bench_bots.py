@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import math
+
+import pytest
 
 from hearts_p2p.benchmarks import bots as bench
 
@@ -22,6 +27,18 @@ def test_lineups_put_every_strategy_in_every_seat() -> None:
     assert len(three) == 3
     for seat in range(3):
         assert sorted(lu[seat] for lu in three) == ["a", "a", "b"]
+    one_against_three = bench.lineups(["a", "b", "b", "b"], 4)
+    assert len(one_against_three) == 4
+    assert sorted(lu.index("a") for lu in one_against_three) == [0, 1, 2, 3]
+
+
+def test_estimate_gives_mean_standard_error_and_interval() -> None:
+    e = bench.estimate([1.0, 2.0, 3.0, 4.0])
+    se = math.sqrt((1.5**2 + 0.5**2) * 2 / 3 / 4)
+    assert e["mean"] == 2.5 and e["se"] == round(se, 3)
+    assert e["ci95"] == round(1.96 * se, 3)
+    assert e["interval"] == [round(2.5 - 1.96 * se, 3), round(2.5 + 1.96 * se, 3)]
+    assert bench.estimate([3.0])["se"] == math.inf
 
 
 def test_run_reports_means_intervals_and_ratio_to_target() -> None:
@@ -30,11 +47,35 @@ def test_run_reports_means_intervals_and_ratio_to_target() -> None:
     assert set(r["strategies"]) == {"heuristic", "random"}
     for s in r["strategies"].values():
         assert s["seat_hands"] == 24 and s["ci95"] >= 0
+        p = s["points"]
+        assert p["interval"][0] <= p["mean"] <= p["interval"][1]
     (c,) = r["comparisons"]
     assert (c["better"], c["worse"], c["target"]) == ("heuristic", "random", 4.0)
     assert c["ratio_to_target"] == round(c["points_saved_per_hand"] / 4.0, 3)
     text = bench.render(r)
     assert "heuristic saves" in text and "× the target of 4.0" in text
+    json.dumps(r)
+
+
+def test_payoff_is_zero_sum_and_moons_add_up() -> None:
+    r = bench.run(_args(hands=12, strategies="heuristic,random"))
+    h, x = r["strategies"]["heuristic"], r["strategies"]["random"]
+    # Every hand's payoffs (others' mean minus own) add up to zero over the table.
+    total = h["payoff"]["mean"] * h["seat_hands"] + x["payoff"]["mean"] * x["seat_hands"]
+    assert abs(total) < 0.01 * (h["seat_hands"] + x["seat_hands"])
+    # Two seats of each strategy: each moon one of them makes, both seats of the other concede.
+    assert x["moons"]["conceded"] == 2 * h["moons"]["completed"]
+    assert h["moons"]["conceded"] == 2 * x["moons"]["completed"]
+    for s in (h, x):
+        assert s["moons"]["completed"] <= s["moons"]["attempted"]
+        t = s["ms_per_move"]
+        assert 0 <= t["p50"] <= t["p99"] and t["moves"] == 13 * s["seat_hands"]
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    xs = [float(i) for i in range(1, 101)]
+    assert bench._percentile(xs, 0.5) == 50.0 and bench._percentile(xs, 0.99) == 99.0
+    assert bench._percentile([7.0], 0.99) == 7.0
 
 
 def test_run_is_reproducible_with_montecarlo_samples_and_jobs() -> None:
@@ -43,5 +84,45 @@ def test_run_is_reproducible_with_montecarlo_samples_and_jobs() -> None:
     for name in ("montecarlo", "heuristic"):
         a, b = one["strategies"][name], two["strategies"][name]
         assert a["points_per_hand"] == b["points_per_hand"] and a["ci95"] == b["ci95"]
-    assert one["strategies"]["montecarlo"]["ms_per_searched_move"] > 0
+        assert a["payoff"] == b["payoff"] and a["moons"] == b["moons"]
+    mc = one["strategies"]["montecarlo"]
+    assert mc["ms_per_searched_move"] > 0 and mc["worlds_per_searched_move"] == 2
     assert "2 worlds/move" in bench.render(one)
+
+
+def test_speed_compares_both_searches_on_the_same_positions() -> None:
+    r = bench.run(_args(speed=True, positions=3, samples=4))
+    assert r["benchmark"] == "bots-speed" and r["positions"] == 3
+    for name in bench.MONTECARLO:
+        w = r["strategies"][name]["worlds_per_move"]
+        assert w["min"] == w["median"] == w["max"] == 4
+        assert r["strategies"][name]["worlds_per_second"] > 0
+    lo, hi = r["speedup_range"]
+    assert lo <= r["speedup"] <= hi
+    assert "worlds/s of montecarlo-v1" in bench.render(r)
+
+
+def test_progress_only_where_someone_watches(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    bench.run(_args(hands=2, strategies="heuristic,random"))
+    assert "2/2 deals" in screen.getvalue()
+    quiet = Terminal()
+    monkeypatch.setattr("sys.stderr", quiet)
+    bench.run(_args(hands=2, strategies="heuristic,random", quiet=True))
+    assert quiet.getvalue() == ""
+    plain = io.StringIO()  # not a terminal
+    monkeypatch.setattr("sys.stderr", plain)
+    bench.run(_args(hands=2, strategies="heuristic,random"))
+    assert plain.getvalue() == ""
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(SystemExit, match="--strategies"):
+        bench.run(_args(strategies="heuristic"))
+    with pytest.raises(SystemExit, match="--positions"):
+        bench.run(_args(speed=True, positions=0))

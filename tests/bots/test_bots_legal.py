@@ -75,19 +75,22 @@ def test_every_bot_makes_the_moon_choice() -> None:
     else:
         pytest.fail("no moon in 500 random hands")
     view = view_to_act(game)
-    for name in ("random", "heuristic", "montecarlo"):
+    for name in ("random", "heuristic", "montecarlo", "montecarlo-v1"):
         action = make_bot(name, 1).choose(view)
         assert isinstance(action, ChooseMoon) and action in view.legal
 
 
-def test_montecarlo_is_deterministic_with_a_sample_count() -> None:
-    rules = Rules()
-    deal = deal_hands(rules, 2, random.Random(5))
-    first = [MonteCarloBot(9, samples=3) for _ in range(4)]
-    second = [MonteCarloBot(9, samples=3) for _ in range(4)]
-    a = play_hand(rules, 2, deal, first)
-    b = play_hand(rules, 2, deal, second)
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("option", ["standard", "jack", "moon choice", "queen breaks"])
+def test_montecarlo_is_deterministic_with_a_sample_count(players: int, option: str) -> None:
+    rules = Rules(players=players, **OPTIONS[option])
+    deal = deal_hands(rules, 2, random.Random(5 + players))
+    first = [MonteCarloBot(9 + s, samples=3) for s in range(players)]
+    second = [MonteCarloBot(9 + s, samples=3) for s in range(players)]
+    a = play_hand(rules, 2, deal, [CheckedBot(b) for b in first])
+    b = play_hand(rules, 2, deal, [CheckedBot(b) for b in second])
     assert [t.cards for t in a.tricks] == [t.cards for t in b.tricks]
+    assert all(bot.worlds == 3 * bot.searches > 0 for bot in first)
 
 
 def test_montecarlo_respects_a_wall_clock_budget() -> None:

@@ -8,10 +8,10 @@ import pytest
 from bots_helpers import position, view_to_act
 
 from hearts_p2p.bots import HeuristicBot, RandomBot
-from hearts_p2p.bots.knowledge import knowledge_of
-from hearts_p2p.bots.montecarlo import distinct_plays
-from hearts_p2p.bots.sampler import sample_hands, sample_world
-from hearts_p2p.cards import mask_of, parse_cards
+from hearts_p2p.bots.candidates import distinct_plays
+from hearts_p2p.bots.knowledge import Knowledge, knowledge_of
+from hearts_p2p.bots.sampler import Dealer, sample_hands, sample_world
+from hearts_p2p.cards import Card, mask_of, parse_cards
 from hearts_p2p.engine import Game, HandPhase, HandState, SeatView, deal_hands
 from hearts_p2p.rules import Rules
 
@@ -45,19 +45,46 @@ def test_worlds_are_consistent_with_knowledge(players: int, number: int) -> None
                 assert not truth[s] & k.forbidden[s] or s == me
                 assert k.pinned[s] & ~truth[s] == 0
                 assert truth[s].bit_count() == k.counts[s]
+            dealer = Dealer(k)
             for _ in range(5):
-                hands = sample_hands(k, rng)
-                assert hands[me] == truth[me]
-                union = 0
-                for s in range(players):
-                    assert hands[s].bit_count() == k.counts[s]
-                    assert not hands[s] & union
-                    union |= hands[s]
-                    if s != me:
-                        assert not hands[s] & k.forbidden[s]
-                        assert hands[s] & k.pinned[s] == k.pinned[s]
-                        assert not hands[s] & (k.state.played | truth[me])
-                assert union == truth[me] | k.unseen
+                _check_world(sample_hands(k, rng), k, truth)
+                _check_world(dealer.deal(rng), k, truth)
+
+
+def _check_world(hands: list[int], k: Knowledge, truth: list[int]) -> None:
+    me = k.seat
+    assert hands[me] == truth[me]
+    union = 0
+    for s in range(len(hands)):
+        assert hands[s].bit_count() == k.counts[s]
+        assert not hands[s] & union
+        union |= hands[s]
+        if s != me:
+            assert not hands[s] & k.forbidden[s]
+            assert hands[s] & k.pinned[s] == k.pinned[s]
+            assert not hands[s] & (k.state.played | truth[me])
+    assert union == truth[me] | k.unseen
+
+
+def test_dealer_shares_the_unconstrained_cards_by_room() -> None:
+    """Seat 2, void in diamonds, holds 11 of the 24 unseen cards that are not diamonds."""
+    hands = [
+        "2C 5C 6C 7C 8C 9C 10C 2D 3D 4D 5D 6D 7D",
+        "AC KC QC JC KS 2S 3S 4S 8D 9D 10D JD QD",
+        "3C QS 8S JS 5S 7H 8H 9H 10H JH QH KH AH",
+        "4C AS 9S 6S 7S 10S 2H 3H 4H 5H 6H KD AD",
+    ]
+    game = position(Rules(passing=False), 4, hands, "2C AC 3C 4C 8D QS")
+    k = knowledge_of(view_to_act(game))  # seat 3 to play
+    dealer = Dealer(k)
+    rng = random.Random(2)
+    worlds = 3000
+    held = [0] * 4
+    for _ in range(worlds):
+        for s, hand in enumerate(dealer.deal(rng)):
+            held[s] += hand >> Card.parse("7H") & 1
+    assert abs(held[2] / worlds - 11 / 24) < 0.03
+    assert held[0] and held[1] and held[0] + held[1] + held[2] == worlds
 
 
 def test_voids_shown_are_respected() -> None:
