@@ -104,9 +104,13 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
         lines.append("Winner: " + ", ".join(clean(report.name(w), 60) for w in report.winners))
     if report.abort:
         a = report.abort
-        blamed = f"; blamed: {clean(a.blamed, 60)}" if a.blamed else ""
-        by = f" (reported by {clean(a.reported_by)})" if a.reported_by else ""
-        lines.append(f"Aborted: {clean(a.reason, 300)}{blamed}{by}")
+        if a.blamed:
+            tail = f"; cheat proven: {clean(a.blamed, 60)}"
+        elif a.claim_by:
+            tail = f" (the word of {clean(a.claim_by, 60)} alone: it blames no one)"
+        else:
+            tail = ""
+        lines.append(f"Aborted: {clean(a.reason, 300)}{tail}")
     if report.final_hash:
         lines.append(f"Final hash: {report.final_hash}")
     lines += [f"PROBLEM {clean(str(problem), 500)}" for problem in report.problems]

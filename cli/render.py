@@ -316,9 +316,8 @@ class Screen:
             self._game_over(ev)
         elif isinstance(ev, Aborted):
             blame = ""
-            own_quit = ev.culprit == self.you and ev.termination is Termination.LEFT
-            if ev.culprit is not None and not own_quit:
-                blame = f" (blamed: {self.who(ev.culprit)})"
+            if ev.culprit is not None and ev.termination is Termination.CHEAT_PROVEN:
+                blame = f" (cheat proven: {self.who(ev.culprit)})"
             self.line("")
             self.line(self.style.bold(f"Game aborted: {clean(ev.reason, 200)}{blame}"))
             self.line(f"Game log: {ev.log_path}")

@@ -16,7 +16,17 @@ from typing import Any
 
 from .cards import CARDS
 from .engine import penalty_points
-from .game import GameProtocol, Genesis, GenesisError, HandRecord, Status, StepId, StepKind
+from .game import (
+    Abort,
+    GameProtocol,
+    Genesis,
+    GenesisError,
+    HandRecord,
+    Status,
+    StepId,
+    StepKind,
+    Termination,
+)
 from .log import LogCorrupt, read_log
 from .wire import SignedMessage, WireError, decode_frame
 
@@ -101,12 +111,17 @@ class PlayerSummary:
 
 @dataclass(frozen=True)
 class AbortSummary:
-    """Why the logged game stopped early, players named as the report names them."""
+    """Why the logged game stopped early, players named as the report names them. Only a
+    cheat the log proves blames anyone: a player who left is named as such, and a peer's claim
+    that another had gone is that peer's word, naming the other without blaming it."""
 
+    ending: str  # "cheat proven", "left", "gone" or "stalled"
     reason: str
-    blamed: str | None
-    reported_by: str | None  # None: no entry of the log records the abort
-    confirmed: bool  # the audit's own replay found the fault that stopped the game
+    blamed: str | None  # the cheat, proven by its own signed messages in the log
+    left: str | None  # the player who signed that it left
+    claim_by: str | None  # whose unproven word ended the game ("gone", "stalled")
+    claim_about: str | None  # the player that word is about, blamed by no one
+    confirmed: bool  # the log itself proves how the game ended (all but a claim)
 
 
 @dataclass
@@ -201,15 +216,6 @@ def _genesis(first: SignedMessage, report: AuditReport) -> Genesis | None:
     return genesis
 
 
-@dataclass
-class _Replay:
-    """What the replay learned beyond the protocol's own state."""
-
-    claims: list[tuple[int, SignedMessage]] = field(default_factory=list)
-    rejected: list[int] = field(default_factory=list)  # entries refused before the replay
-    confirmed: bool = False  # the replay itself found why the game stopped
-
-
 def _replay(
     genesis: Genesis,
     messages: list[tuple[int, SignedMessage]],
@@ -217,39 +223,32 @@ def _replay(
     report: AuditReport,
 ) -> None:
     proto = GameProtocol(genesis.game_id, genesis.players[0].key)
-    seen = _Replay()
-    seen.rejected = [i for i in range(len(entries)) if i not in dict(messages)]
+    rejected = [i for i in range(len(entries)) if i not in dict(messages)]
     for i, msg in messages:
         problem = _signature_problem(genesis, proto, i, msg)
         if problem is not None:
             report.problems.append(problem)
-            seen.rejected.append(i)
+            rejected.append(i)
             continue
-        if msg.envelope.kind == "abort":
-            if proto.status is Status.RUNNING:
-                for raw in _evidence(msg):
-                    proto.receive(raw)
-            if not seen.claims:
-                seen.confirmed = proto.status is Status.ABORTED
-            seen.claims.append((i, msg))
         proto.receive(msg)
-    if not seen.claims:
-        seen.confirmed = proto.status is Status.ABORTED
+    rejected.sort()
     _fill_players(genesis, proto, report)
     _, _, events = proto.drain()
     report.hands = [_summary(e, genesis) for e in events if isinstance(e, HandRecord)]
     report.final_hash = proto.head.hex()
-    _check_order(proto, entries, messages, seen, report)
-    _verdict(proto, entries, seen, report)
+    if not _check_order(proto, entries, messages, rejected, report):
+        _verdict(proto, entries, rejected, report)
 
 
 def _signature_problem(
     genesis: Genesis, proto: GameProtocol, i: int, msg: SignedMessage
 ) -> Problem | None:
-    """None when ``msg`` is signed by the player it names; else what is wrong with it.
+    """None when ``msg`` is for the replay to judge; else what is wrong with it.
 
-    A message that verifies under another player's key is a forgery by that player, which is
-    worth naming: random damage never verifies under any key.
+    A message signed by the player it names is judged by the replay, and so is one signed by
+    another seated player: the replay takes it as that player's forgery, proven by its own
+    signature, and a log may end with it as the evidence of its verdict. Random damage
+    verifies under no key.
     """
     env = msg.envelope
     players = genesis.players
@@ -258,14 +257,8 @@ def _signature_problem(
     where = f"entry {i} ({_where(proto, env.hand, env.step)})"
     if env.sender >= len(players):
         return Problem(where, f"a {env.kind} message from player {env.sender}, who is not seated")
-    signer = next((p for p in range(len(players)) if msg.verify(players[p].key)), None)
-    if signer is not None:
-        return Problem(
-            where,
-            f"a {env.kind} message in the name of {_player(proto, env.sender)} is signed by "
-            f"{_player(proto, signer)}",
-            _player(proto, signer),
-        )
+    if any(msg.verify(p.key) for p in players):
+        return None
     return Problem(
         where, f"bad signature on a {env.kind} message from {_player(proto, env.sender)}"
     )
@@ -293,18 +286,6 @@ def _where(proto: GameProtocol, hand: int, step: str) -> str:
     return f"hand {hand}, {step}"
 
 
-def _evidence(msg: SignedMessage) -> list[SignedMessage]:
-    out = []
-    evidence = msg.envelope.body.get("evidence")
-    for raw in evidence if isinstance(evidence, list) else []:
-        if isinstance(raw, bytes):
-            try:
-                out.append(decode_frame(raw))
-            except WireError:
-                continue
-    return out
-
-
 def _fill_players(genesis: Genesis, proto: GameProtocol, report: AuditReport) -> None:
     order = proto.player_at or list(range(len(genesis.players)))
     roster = genesis.players
@@ -322,67 +303,72 @@ def _check_order(
     proto: GameProtocol,
     entries: list[bytes],
     messages: list[tuple[int, SignedMessage]],
-    seen: _Replay,
+    rejected: list[int],
     report: AuditReport,
-) -> None:
-    """Every entry must have been taken by the replay, in the log's order.
-
-    What the replay took is compared with the log (refused entries aside); past it, only abort
-    entries may follow a stopped game. A game the replay saw go wrong on its own, with no abort
-    in the log, is reported by the verdict instead: what follows it was never checked.
-    """
+) -> bool:
+    """The replay, fed the log, must write the log back: every entry in its place, nothing
+    more. True when the log goes on past a cheat the replay proved (reported here)."""
     envs = {i: m.envelope for i, m in messages}
-    rejected = set(seen.rejected)
-    kept = [i for i in range(len(entries)) if i not in rejected]
+    skip = set(rejected)
+    kept = [i for i in range(len(entries)) if i not in skip]
     taken = proto.entries
+    a = proto.abort
     for k, raw in enumerate(taken[: len(kept)]):
         i = kept[k]
-        if entries[i] != raw:
-            env, want = envs[i], decode_frame(raw).envelope
-            report.problems.append(
-                Problem(
-                    f"entry {i} ({_where(proto, env.hand, env.step)})",
-                    f"holds {env.step} from {_player(proto, env.sender)}, where the game's order "
-                    f"has {want.step} from {_player(proto, want.sender)} (entries reordered, "
-                    "repeated or from elsewhere)",
-                )
+        if entries[i] == raw:
+            continue
+        env, want = envs[i], decode_frame(raw).envelope
+        where = f"entry {i} ({_where(proto, env.hand, env.step)})"
+        if a is not None and a.termination is Termination.CHEAT_PROVEN and raw in a.evidence:
+            # The replay caught what no peer's log recorded: the game went on past it.
+            culprit = _player(proto, a.culprit) if a.culprit is not None else None
+            report.status = AuditStatus.INCOMPLETE
+            why = f"{a.reason}; the log goes on as if nobody saw it"
+            report.problems.append(Problem(where, why, culprit))
+            return True
+        report.problems.append(
+            Problem(
+                where,
+                f"holds {env.step} from {_player(proto, env.sender)}, where the game's order "
+                f"has {want.step} from {_player(proto, want.sender)} (entries reordered, "
+                "repeated or from elsewhere)",
             )
-            return
-    tail = [envs[i] for i in kept[len(taken) :]]
-    extra = next((i for i, env in zip(kept[len(taken) :], tail, strict=True)
-                  if proto.status is Status.FINISHED or env.kind != "abort"), None)  # fmt: skip
-    if extra is None or proto.status is Status.RUNNING:
-        return  # nothing left over, or a stalled game the verdict reports
-    if proto.status is Status.ABORTED and not seen.claims:
-        return  # the verdict reports the game going on past a fault nobody logged
-    env = envs[extra]
-    after = "the end of the game" if proto.status is Status.FINISHED else "the game stopped"
-    report.problems.append(
-        Problem(
-            f"entry {extra} ({_where(proto, env.hand, env.step)})",
-            f"{env.step} from {_player(proto, env.sender)} after {after}",
         )
-    )
+        return False
+    extra = kept[len(taken) :]
+    if extra and a is not None and a.termination is Termination.CHEAT_PROVEN:
+        env = envs[extra[0]]
+        culprit = _player(proto, a.culprit) if a.culprit is not None else None
+        report.status = AuditStatus.INCOMPLETE
+        why = f"{a.reason}; the log goes on as if nobody saw it"
+        report.problems.append(Problem(_where(proto, env.hand, env.step), why, culprit))
+        return True
+    if extra and proto.status is not Status.RUNNING:
+        env = envs[extra[0]]
+        after = "the end of the game" if proto.status is Status.FINISHED else "the game stopped"
+        report.problems.append(
+            Problem(
+                f"entry {extra[0]} ({_where(proto, env.hand, env.step)})",
+                f"{env.step} from {_player(proto, env.sender)} after {after}",
+            )
+        )
+    return False
 
 
-def _verdict(proto: GameProtocol, entries: list[bytes], seen: _Replay, report: AuditReport) -> None:
+def _verdict(
+    proto: GameProtocol, entries: list[bytes], rejected: list[int], report: AuditReport
+) -> None:
     where = _where(proto, proto.step.hand, proto.step.name)
     if proto.status is Status.FINISHED:
         report.status = AuditStatus.FINISHED
         return
     if proto.status is Status.ABORTED and proto.abort is not None:
         report.status = AuditStatus.ABORTED
-        a = proto.abort
-        culprit = _player(proto, a.culprit) if a.culprit is not None else None
-        reporter = _player(proto, seen.claims[0][1].envelope.sender) if seen.claims else None
-        report.abort = AbortSummary(a.reason, culprit, reporter, seen.confirmed)
-        if not seen.claims:
-            # The audit itself found the fault and no player's log recorded it: the game went on.
-            report.problems.append(Problem(where, a.reason, culprit))
+        report.abort = _abort_summary(proto, proto.abort)
         return
     report.status = AuditStatus.INCOMPLETE
     waiting = ", ".join(_player(proto, p) for p in proto.waiting_for()) or "?"
-    stuck = [i for i in seen.rejected if i >= len(proto.entries)]
+    stuck = [i for i in rejected if i >= len(proto.entries)]
     if stuck:
         unchecked = len(entries) - stuck[0] - 1
         what = (
@@ -392,6 +378,23 @@ def _verdict(proto: GameProtocol, entries: list[bytes], seen: _Replay, report: A
     else:
         what = f"the log ends here, waiting for {waiting}"
     report.problems.append(Problem(where, what))
+
+
+def _abort_summary(proto: GameProtocol, a: Abort) -> AbortSummary:
+    """How the game ended early, as the log proves it: only a proven cheat blames anyone."""
+    t = a.termination
+    about = _player(proto, a.culprit) if a.culprit is not None else None
+    by = _player(proto, a.reporter) if a.reporter is not None else None
+    claim = t in (Termination.GONE, Termination.STALLED)
+    return AbortSummary(
+        ending=t.value,
+        reason=a.reason,
+        blamed=about if t is Termination.CHEAT_PROVEN else None,
+        left=about if t is Termination.LEFT else None,
+        claim_by=by if claim else None,
+        claim_about=about if claim else None,
+        confirmed=not claim,
+    )
 
 
 def _summary(record: HandRecord, genesis: Genesis) -> HandSummary:

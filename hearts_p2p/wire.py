@@ -2,8 +2,10 @@
 
 Every message is an envelope bound to (protocol version, game id, hand, step, sender, sequence,
 hash of the log before this step) and signed with the sender's Ed25519 identity over the exact
-envelope bytes. Bytes are stored as received and never re-serialized before verifying, because
-msgpack maps are not canonical: a peer that re-encoded would verify something else.
+envelope bytes. A frame has exactly one encoding: the decoder refuses any frame or envelope
+that is not the shortest msgpack encoding of what it decodes to (map keys in the order sent), so
+a frame re-wrapped on its way is refused, never taken for a second message. A message is its
+signed envelope: two frames with the same envelope are the same message.
 
 The decoder refuses anything it does not expect (sizes, types, lengths, ranges, unknown
 versions and kinds), each failure a ``WireError`` with a specific ``code``; it never raises
@@ -175,9 +177,13 @@ def _message(outer: object, raw: bytes, max_size: int) -> SignedMessage:
         raise WireError("bad_frame", "envelope and signature must be bytes")
     if len(sig) != SIGNATURE_BYTES:
         raise WireError("bad_signature_length", f"{len(sig)} bytes")
+    if pack(outer) != raw:
+        raise WireError("not_canonical", "a frame must be the shortest encoding of its two parts")
     fields = unpack(env_bytes, max_size=max_size)
     if not isinstance(fields, list) or len(fields) != 9:
         raise WireError("bad_envelope", "an envelope is a list of 9 fields")
+    if pack(fields) != env_bytes:
+        raise WireError("not_canonical", "an envelope must be the shortest encoding of its fields")
     version, game_id, hand, step, sender, seq, prev, kind, body = fields
     _want_int("version", version, 0, 1 << 16)
     if version != PROTOCOL_VERSION:

@@ -1,90 +1,151 @@
-"""Stopping a game early, and judging another peer's report that it stopped.
+"""Ending a game early: a verdict proven by the culprit's own signed messages, or a peer's word.
 
-A peer that stops the game signs an ``abort`` entry naming the culprit, with the signed messages
-that show the fault, and appends it to its log after any report that caused it. A report's
-evidence is judged by this peer's own checks, so a cheat is named on our own authority and a
-false report cannot turn our blame on an honest player.
+Only a verdict blames anyone. It needs no signature of this peer's: the log is cut back to
+where the step of the earliest evidence message began and the evidence follows, so every honest
+peer that judges the same messages writes the same bytes, and the audit, replaying them, reaches
+the same verdict. A peer's own word (it leaves; another seat has gone or stalls past the
+timeout) is signed and logged as such, and names a player without blaming it. Another peer's
+accusation is only its word: its evidence is judged here like any message, what it proves is
+this peer's own verdict, and the accusation itself is neither taken nor signed again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..wire import SignedMessage, WireError, decode_frame
 from .events import Aborted
 from .outcome import Abort, Termination
 from .state import MAX_REASON, GameState, Status
 
-__all__ = ["MAX_EVIDENCE", "judge_report", "stop"]
+__all__ = [
+    "ENDINGS",
+    "MAX_EVIDENCE",
+    "after_abort",
+    "pair",
+    "receive_abort",
+    "resume_stop",
+    "sign_abort",
+    "verdict",
+]
 
 MAX_EVIDENCE = 8  # messages judged from one report: a reveal from each of up to 6 seats
 
+# A peer's own word, as its abort message says it (the ``ending`` field).
+ENDINGS = {Termination.LEFT: "left", Termination.GONE: "gone", Termination.STALLED: "stalled"}
+_BY_WORD = {word: t for t, word in ENDINGS.items()}
 
-def stop(
-    s: GameState,
-    termination: Termination,
-    reason: str,
-    culprit: int | None,
-    evidence: tuple[bytes, ...] = (),
-    reported: SignedMessage | None = None,
-) -> None:
-    """Stop the game. Our own signed abort goes after any peer's report that caused it."""
-    if s.status in (Status.ABORTED, Status.FINISHED):
+
+def sign_abort(s: GameState, termination: Termination, reason: str, about: int | None) -> None:
+    """End the game on this peer's own word, signed: it leaves, or says a seat has gone."""
+    if s.status not in (Status.RUNNING, Status.AWAITING_GENESIS) or s.me is None:
         return
-    s.status = Status.ABORTED
+    if s.identity is None:
+        return
     reason = reason[:MAX_REASON]
-    if reported is not None:
-        s.log(reported.raw)
-    s.abort = Abort(termination, culprit, s.me, evidence, reason)
-    if s.identity is not None and s.me is not None:
-        body = {"reason": reason, "culprit": culprit, "evidence": list(evidence)}
-        msg = s.sign("abort", "abort", body, s.head)
-        s.outbox.append(msg)
-        s.log(msg.raw)
-    seat = s.seat_of[culprit] if culprit is not None and s.seat_of else None
-    s.events.append(Aborted(termination, reason, seat, ""))
+    body: dict[str, Any] = {
+        "reason": reason,
+        "culprit": about,
+        "ending": ENDINGS[termination],
+        "evidence": [],
+    }
+    msg = s.sign("abort", "abort", body, s.head)
+    s.outbox.append(msg)
+    s.frames.add(msg.raw)
+    _stop(s, Abort(termination, about, s.me, (), reason), (msg,))
 
 
-def judge_report(
+def verdict(s: GameState, culprit: int, reason: str, evidence: tuple[SignedMessage, ...]) -> None:
+    """A cheat proven by ``evidence``, the culprit's own signed messages (in the order every
+    peer uses)."""
+    if s.status is Status.FINISHED:
+        return
+    s.relays += evidence  # a forgery in this peer's own name too: the others must see it
+    raws = tuple(m.raw for m in evidence)
+    _stop(s, Abort(Termination.CHEAT_PROVEN, culprit, s.me, raws, reason[:MAX_REASON]), evidence)
+
+
+def receive_abort(
     s: GameState, msg: SignedMessage, receive: Callable[[SignedMessage], None]
 ) -> bool:
-    """Take a peer's abort; ``receive`` feeds its evidence through our own checks. False when
-    the report is malformed (and so dropped)."""
-    body = msg.envelope.body
-    reason, culprit = body.get("reason"), body.get("culprit")
-    if not isinstance(reason, str) or not (culprit is None or isinstance(culprit, int)):
+    """Another player's abort, signed by it; False when malformed (and so dropped)."""
+    env, body = msg.envelope, msg.envelope.body
+    reason, about = body.get("reason"), body.get("culprit")
+    if not isinstance(reason, str) or isinstance(about, bool):
         return False
-    if culprit is not None and not 0 <= culprit < s.players:
-        culprit = None
+    if not (about is None or (isinstance(about, int) and 0 <= about < s.players)):
+        return False
     evidence = body.get("evidence")
-    _judge_evidence(s, evidence, receive)
-    if s.status is not Status.RUNNING:
-        return True  # the evidence convinced us: our own abort names the culprit, not hearsay
-    sender = msg.envelope.sender
-    name = s.genesis.players[sender].name if s.genesis else "the host"
-    if evidence and culprit != sender:
-        # Evidence that does not convince us blames no one: the accuser may be the cheat.
-        why = f"{reason[:MAX_REASON]} (reported by {name}; its evidence does not show it)"
-        stop(s, Termination.UNPROVEN_ACCUSATION, why, None, reported=msg)
-        return True
-    # Taken on its word: a report says nothing more (a player naming itself may have left, or
-    # may relay a report that named it).
-    why = f"{reason[:MAX_REASON]} (reported by {name})"
-    stop(s, Termination.REPORTED, why, culprit, reported=msg)
-    return True
-
-
-def _judge_evidence(
-    s: GameState, evidence: object, receive: Callable[[SignedMessage], None]
-) -> None:
-    if not isinstance(evidence, list):
-        return
-    for raw in evidence[:MAX_EVIDENCE]:
+    for raw in evidence[:MAX_EVIDENCE] if isinstance(evidence, list) else []:
         if s.status is not Status.RUNNING or not isinstance(raw, bytes):
-            return
+            break
         try:
             frame = decode_frame(raw)
         except WireError:
             continue
         if frame.envelope.kind != "abort":
             receive(frame)
+    if s.status is not Status.RUNNING:
+        return True
+    word = _BY_WORD.get(str(body.get("ending")))
+    sender = env.sender
+    if about == sender and word is Termination.LEFT:
+        s.relays.append(msg)
+        name = s.genesis.players[sender].name if s.genesis else "the host"
+        _stop(s, Abort(Termination.LEFT, sender, sender, (), f"{name} left the table"), (msg,))
+    elif s.identity is None and word is not None:
+        # The audit reads a log whose owner ended the game on its own word.
+        _stop(s, Abort(word, about, sender, (), reason[:MAX_REASON]), (msg,))
+    return True
+
+
+def after_abort(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
+    """After a verdict on one message, another signed message of the culprit's under the same
+    number makes it proven equivocation: peers that saw the two in either order end alike."""
+    a, evidence = s.abort, s.evidence
+    if a is None or a.termination is not Termination.CHEAT_PROVEN or len(evidence) != 1:
+        return
+    env, first = msg.envelope, evidence[0].envelope
+    if first.sender != a.culprit:
+        return  # a forgery: the evidence is the forger's, not a message of its own number
+    if (env.sender, env.seq, env.game_id) != (first.sender, first.seq, first.game_id):
+        return
+    if key is None or msg.envelope_bytes == evidence[0].envelope_bytes or not msg.verify(key):
+        return
+    s.frames.add(msg.raw)
+    verdict(s, env.sender, "sent two different messages under one number",
+            pair(evidence[0], msg))  # fmt: skip
+
+
+def pair(a: SignedMessage, b: SignedMessage) -> tuple[SignedMessage, SignedMessage]:
+    """Two conflicting messages in the one order every peer uses, whichever came first."""
+    return (a, b) if a.raw <= b.raw else (b, a)
+
+
+def _stop(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
+    """End the game: cut the log back to where the earliest of ``tail``'s steps began, and
+    append ``tail``. A tail for a step this peer has not reached yet waits until it has (see
+    ``resume_stop``), so that every honest peer cuts its log at the same place."""
+    if s.status is not Status.ABORTED and not s.placed(tail):
+        if s.pending is None:
+            s.pending = (abort, tail)
+        return
+    s.pending = None
+    known = [s.index[m.envelope.prev] for m in tail if m.envelope.prev in s.index]
+    s.cut(min([len(s.entries), *known]))
+    for m in tail:
+        s.log(m)
+    upgrade = s.status is Status.ABORTED
+    s.status = Status.ABORTED
+    s.abort = abort
+    s.evidence = tail if abort.termination is Termination.CHEAT_PROVEN else ()
+    if not upgrade:
+        seat = s.seat_of[abort.culprit] if abort.culprit is not None and s.seat_of else None
+        s.events.append(Aborted(abort.termination, abort.reason, seat, ""))
+
+
+def resume_stop(s: GameState) -> None:
+    """An ending that waited for its step: take it once this peer has reached that step."""
+    if s.pending is not None and s.status is Status.RUNNING and s.placed(s.pending[1]):
+        _stop(s, *s.pending)

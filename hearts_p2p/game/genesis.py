@@ -95,9 +95,10 @@ class Genesis:
             raise GenesisError(f"bad rules: {e}") from None
         return cls(game_id, name, rules, tuple(Player.from_wire(p) for p in players), created)
 
-    def digest(self, raw_entry: bytes) -> bytes:
-        """What players co-sign: the hash of the genesis entry exactly as it was received."""
-        return hashlib.sha256(b"hearts-p2p genesis\0" + raw_entry).digest()
+    def digest(self, envelope: bytes) -> bytes:
+        """What players co-sign: the hash of the genesis message's signed envelope (the
+        message itself, whatever signature of the host's it came with)."""
+        return hashlib.sha256(b"hearts-p2p genesis\0" + envelope).digest()
 
     def index_of(self, key: bytes) -> int | None:
         for i, p in enumerate(self.players):

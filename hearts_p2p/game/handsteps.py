@@ -17,6 +17,7 @@ from ..deck import Phase as DeckPhase
 from ..engine import (
     ChooseMoon,
     HandPhase,
+    HandState,
     IllegalActionError,
     PassCards,
     PlayCard,
@@ -175,10 +176,28 @@ def _check_open(s: GameState, player: int, body: dict[str, Any]) -> int:
     assert s.flow is not None and s.game is not None and s.game.hand is not None
     seat = s.seat_of[player]
     card = s.flow.accept_open(seat, body)
-    s.game.hand.apply_play(seat, card)
+    _apply_public(s.game.hand, seat, card)
     s.game.settle()
     s.hand_actions.append((seat, PlayCard(CARDS[card])))
     return card
+
+
+def _apply_public(hand: HandState, seat: int, card: int) -> None:
+    """Apply a play, refusing it only on what every peer can check alike.
+
+    This peer also knows the cards it passed, which could refuse a renege at once, where
+    another peer could not: judging on private knowledge would split the table's verdicts. Such
+    a play goes through unchecked, and the end-of-hand replay, with every card known, names it.
+    """
+    try:
+        hand.apply_play(seat, card)
+    except IllegalActionError:
+        if hand.is_known(seat):
+            raise
+        public = hand.clone()
+        public.received = [r if hand.is_known(t) else 0 for t, r in enumerate(hand.received)]
+        public.apply_play(seat, card)  # raises when the fault shows in public
+        hand.play(seat, card)
 
 
 def _after_open(s: GameState, done: Step) -> None:
@@ -231,7 +250,7 @@ def _end_hand(s: GameState, done: Step) -> None:
     assert s.game is not None and s.flow is not None
     number = done.hand
     # The reveals prove whatever the audit finds: a peer still waiting for some can judge.
-    evidence = tuple(m.raw for m in done.in_order())
+    evidence = tuple(done.in_order())
     try:
         dealt, passed = s.flow.audit()
     except DeckCheatError as e:

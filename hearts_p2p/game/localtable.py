@@ -1,14 +1,16 @@
 """A whole table in one process: every player's protocol, messages passed by hand.
 
-No sockets and no clock: messages are delivered one at a time in an order drawn from a seeded
-generator, so a game is reproducible. It is the bound `hearts bench game` measures the network
-against, and the table the protocol's tests run on (with hooks to tamper with messages or to
-act in a seat's place).
+No sockets and no clock: each pair of players is a link that keeps its order, as a TCP stream
+does, and the next link to deliver is drawn from a seeded generator, so a game is reproducible.
+Players relay what they take, as the node does. It is the bound `hearts bench game` measures
+the network against, and the table the protocol's tests run on (with hooks to tamper with
+messages, to route them differently to each player, or to act in a seat's place).
 """
 
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -29,9 +31,10 @@ class Chooser(Protocol):
 
 
 class LocalTable:
-    """Players joined by a perfect network that reorders, ``seats`` choosing for each seat;
-    ``tamper`` may rewrite or drop what a player sends, ``choose`` may act for a player
-    (returning True when it did)."""
+    """Players joined by a perfect network, ``seats`` choosing for each seat. ``tamper`` may
+    rewrite or drop what a player sends, ``route`` what it sends to each other player (its
+    equivocation, say), ``choose`` may act for a player (returning True when it did); ``queue``
+    takes messages delivered out of any link's order (an outsider's, say)."""
 
     def __init__(
         self,
@@ -56,7 +59,9 @@ class LocalTable:
         self.seats = list(seats)
         self.rng = random.Random(seed)
         self.queue: list[tuple[int, SignedMessage]] = []
+        self.links: dict[tuple[int, int], deque[SignedMessage]] = {}
         self.tamper: Callable[[int, SignedMessage], SignedMessage | None] | None = None
+        self.route: Callable[[int, int, SignedMessage], SignedMessage | None] | None = None
         self.choose: Callable[[int, GameProtocol], bool] | None = None
 
     def run(self, max_rounds: int = 1_000_000) -> None:
@@ -64,18 +69,34 @@ class LocalTable:
         self.protos[0].propose(self.genesis)
         for _ in range(max_rounds):
             for i, p in enumerate(self.protos):
-                out, _, _ = p.drain()
-                for m in out:
-                    sent = self.tamper(i, m) if self.tamper else m
-                    if sent is not None:
-                        self.queue += [(j, sent) for j in range(len(self.protos)) if j != i]
+                self._send(i, p)
             if self.queue:
                 j, m = self.queue.pop(self.rng.randrange(len(self.queue)))
                 self.protos[j].receive(m)
                 continue
+            busy = [link for link, msgs in self.links.items() if msgs]
+            if busy:
+                link = busy[self.rng.randrange(len(busy))]
+                self.protos[link[1]].receive(self.links[link].popleft())
+                continue
             if not self._act():
                 return
         raise RuntimeError("the table did not settle")
+
+    def _send(self, i: int, p: GameProtocol) -> None:
+        """Player ``i``'s relays, then its own messages, onto its links."""
+        n = len(self.protos)
+        out, _, _ = p.drain()
+        for m in p.take_relays():
+            for j in range(n):
+                if j not in (i, m.envelope.sender):
+                    self.links.setdefault((i, j), deque()).append(m)
+        for m in out:
+            sent = self.tamper(i, m) if self.tamper else m
+            for j in range(n):
+                routed = self.route(i, j, sent) if self.route and sent is not None else sent
+                if j != i and routed is not None:
+                    self.links.setdefault((i, j), deque()).append(routed)
 
     def _act(self) -> bool:
         acted = False

@@ -30,15 +30,15 @@ from ..engine import (
     SeatView,
 )
 from ..identity import Identity
-from ..wire import SignedMessage, WireError, decode_frame
-from .abort import judge_report, stop
+from ..wire import SignedMessage, WireError, decode_frame, pack
+from .abort import after_abort, pair, receive_abort, resume_stop, sign_abort, verdict
 from .events import GameEvent, HandStarted, SeatedRoster
 from .genesis import Genesis, GenesisError
 from .handflow import HandFlow
 from .handsteps import HAND_STEPS
 from .outcome import Abort, CheatError, Termination
 from .seating import SEATING
-from .state import GameState, Status, StepRule
+from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
 
 __all__ = ["RULES", "GameProtocol", "ProtocolError"]
@@ -68,7 +68,7 @@ class GameProtocol:
             raise ProtocolError("a player needs its 32-byte game secret: every key derives from it")
         secret = secret or bytes(32)  # an observer derives nothing from it
         self._s = GameState(game_id, host_key, identity, secret, dict(choices or {}))
-        self._seen: dict[tuple[int, int], bytes] = {}  # (player, seq) -> raw
+        self._seen: dict[tuple[int, int], SignedMessage] = {}  # (player, seq): taken or waiting
         self._future: dict[int, dict[int, SignedMessage]] = {}
         self._early: list[SignedMessage] = []
         self._dropped = 0
@@ -222,12 +222,17 @@ class GameProtocol:
 
     def receive(self, msg: SignedMessage) -> None:
         """Take one decoded message from a peer (or from our own log); never raises for a peer."""
-        if self._s.status in (Status.FINISHED, Status.ABORTED) and msg.envelope.kind != "abort":
-            return
+        s = self._s
+        if msg.raw in s.frames or s.status is Status.FINISHED:
+            return  # a copy of a message already taken or waiting: relays make many
         try:
-            self._receive(msg)
+            if s.status is Status.ABORTED:
+                after_abort(s, msg, self._key_of(msg.envelope.sender))
+            else:
+                self._receive(msg)
         except CheatError as c:
-            stop(self._s, Termination.CHEAT_PROVEN, c.reason, c.culprit, c.evidence)
+            verdict(s, c.culprit, c.reason, c.evidence)
+        resume_stop(s)
 
     def submit(self, action: Action) -> None:
         """This seat's chosen action for the current step (validated like anyone else's)."""
@@ -248,9 +253,8 @@ class GameProtocol:
             raise ProtocolError(f"{action} has no message in this protocol")
 
     def quit(self, name: str) -> None:
-        """This player leaves: the game ends for everyone, blaming the leaver."""
-        if self._s.me is not None:
-            stop(self._s, Termination.LEFT, f"{name} left the table", self._s.me)
+        """This player leaves: the game ends for everyone, naming the leaver on its own word."""
+        sign_abort(self._s, Termination.LEFT, f"{name} left the table", self._s.me)
 
     def give_up_on(self, player: int, seconds: float, *, stalled: bool = False) -> None:
         """A player has been gone (or, connected, has held up a step that needs no decision)
@@ -261,17 +265,35 @@ class GameProtocol:
         name = s.genesis.players[player].name if s.genesis else str(player)
         if stalled:
             why = f"{name} held up {s.step} for more than {seconds:.0f} s"
-            stop(s, Termination.STALLED, why, player)
+            sign_abort(s, Termination.STALLED, why, player)
         else:
-            stop(s, Termination.GONE, f"{name} was gone for more than {seconds:.0f} s", player)
+            why = f"{name} was gone for more than {seconds:.0f} s"
+            sign_abort(s, Termination.GONE, why, player)
+
+    @property
+    def log_kept(self) -> int:
+        """How many of the entries already taken are still the log's: a verdict cuts the log
+        back to where its evidence's step began, so the shell truncates its file to this before
+        appending what ``take_entries`` gives."""
+        return min(self._s.kept, len(self._s.entries))
 
     def take_entries(self) -> list[bytes]:
-        """The log entries committed since the last take, to append to the log file."""
-        entries, self._s.new_entries = self._s.new_entries, []
-        return entries
+        """The log entries since ``log_kept``, to append to the log file."""
+        s = self._s
+        kept = self.log_kept
+        s.kept = s.taken = len(s.entries)
+        return s.entries[kept:]
+
+    def take_relays(self) -> list[SignedMessage]:
+        """Others' messages this peer took or judged since the last call. The shell sends each
+        on to every peer but its signer, before anything of this peer's own: whatever one
+        honest peer took, every honest peer gets, and an equivocation shows at all of them."""
+        out, self._s.relays = self._s.relays, []
+        return out
 
     def drain(self) -> tuple[list[SignedMessage], list[bytes], list[GameEvent]]:
-        """What to send, what to append to the log, what to show; clears them."""
+        """What to send, what to append to the log (after ``log_kept``), what to show; clears
+        them."""
         out, self._s.outbox = self._s.outbox, []
         events, self._s.events = self._s.events, []
         return out, self.take_entries(), events
@@ -293,6 +315,7 @@ class GameProtocol:
                 continue
         pending = {m.raw for m in self._s.step.got.values()}
         out, _, events = self.drain()
+        self.take_relays()  # what the log holds, the peers have: sync, not relays, catches up
         self._s.outbox = [m for m in out if m.raw in pending]
         shown: list[GameEvent] = []
         shown += [e for e in events if isinstance(e, SeatedRoster)][-1:]
@@ -318,77 +341,96 @@ class GameProtocol:
             if len(self._early) < MAX_FUTURE:
                 self._early.append(msg)  # a player's key is known once the genesis is in
             return
-        if env.game_id != s.game_id or key is None or not msg.verify(key):
+        if env.game_id != s.game_id or msg.raw != pack([msg.envelope_bytes, msg.signature]):
+            # Another game's message, replayed or misrouted, or outer bytes of someone's own
+            # making (the decoder refuses those): nobody's fault, and not taken.
             self._dropped += 1
             return
+        if key is None or not msg.verify(key):
+            self._unsigned(msg)
+            return
+        s.frames.add(msg.raw)
         if env.kind == "abort":
-            if not judge_report(s, msg, self.receive):
+            if not receive_abort(s, msg, self.receive):
                 self._dropped += 1
             return
         seen = self._seen.get((env.sender, env.seq))
         if seen is not None:
-            if seen != msg.raw:
+            if seen.envelope_bytes != msg.envelope_bytes:
                 why = "sent two different messages under one number"
-                raise CheatError(env.sender, why, (seen, msg.raw))
+                raise CheatError(env.sender, why, pair(seen, msg))
+            return  # the same envelope under another signature of its signer's: one message
+        buf = self._future.setdefault(env.sender, {})
+        if env.seq < s.next_seq.get(env.sender, 0) or len(buf) >= MAX_FUTURE:
+            self._dropped += 1
             return
-        expected = s.next_seq.get(env.sender, 0)
-        if env.seq < expected:
-            self._dropped += 1  # older than what we hold, and not a copy of it: stale
-            return
-        step = s.step
-        if (env.hand, env.step) == (step.hand, step.name) and env.sender not in step.senders:
-            raise CheatError(env.sender, f"sent {step.name} out of turn", (msg.raw,))
-        if env.seq > expected or not self._for_now(msg):
-            buf = self._future.setdefault(env.sender, {})
-            if len(buf) < MAX_FUTURE:
-                buf[env.seq] = msg
-            else:
-                self._dropped += 1
-            return
-        self._accept(msg)
+        buf[env.seq] = msg
+        self._seen[(env.sender, env.seq)] = msg
         self._drain_future()
 
-    def _for_now(self, msg: SignedMessage) -> bool:
-        """Whether a sender's next message belongs to the current step (else it waits).
+    def _unsigned(self, msg: SignedMessage) -> None:
+        """A frame its named sender did not sign: damage or a stranger (dropped), or a seated
+        player signing in another's name, which its own signature proves."""
+        env, genesis = msg.envelope, self._s.genesis
+        for p, player in enumerate(genesis.players if genesis is not None else ()):
+            if p != env.sender and msg.verify(player.key):
+                self._s.frames.add(msg.raw)
+                why = f"signed a {env.kind} message in another player's name"
+                raise CheatError(p, why, (msg,))
+        self._dropped += 1
 
-        A sender expected in a plain step sends for it before anything else, so its next message
-        is judged now, and a wrong one is a cheat; others may already be a step ahead of us.
-        """
-        env, step = msg.envelope, self._s.step
-        if env.sender not in step.senders or env.sender in step.got:
-            return False
-        if step.any_one:
-            return env.hand == step.hand and env.step == step.name
-        return True
+    def _due(self, msg: SignedMessage) -> bool:
+        """Whether a sender's next message can be judged now: it is chained to the log this
+        peer holds, at the current step or an earlier one. A message chained elsewhere waits
+        (its sender may be ahead, or an equivocation split the views, which the relayed
+        messages will prove): it is never judged on a history this peer has not seen, so what
+        is decided is decided alike by every honest peer."""
+        prev = msg.envelope.prev
+        return prev == self._s.step.prev or prev in self._s.steps
 
     def _drain_future(self) -> None:
+        s = self._s
         progress = True
-        while progress and self._s.status is Status.RUNNING:
+        while progress and s.status in (Status.RUNNING, Status.AWAITING_GENESIS):
             progress = False
             for player, buf in list(self._future.items()):
-                msg = buf.get(self._s.next_seq.get(player, 0))
-                if msg is not None and self._for_now(msg):
+                msg = buf.get(s.next_seq.get(player, 0))
+                if msg is not None and self._due(msg):
                     del buf[msg.envelope.seq]
-                    self._accept(msg)
+                    self._judge(msg)
                     progress = True
                     break
+
+    def _judge(self, msg: SignedMessage) -> None:
+        """Judge a sender's next message against the step its ``prev`` names."""
+        s, env = self._s, msg.envelope
+        if env.prev != s.step.prev:
+            record = s.steps[env.prev]
+            earlier = record.got.get(env.sender)
+            if earlier is not None:
+                why = "sent two different messages for one step"
+                raise CheatError(env.sender, why, pair(decode_frame(earlier), msg))
+            raise CheatError(env.sender, f"sent {env.step} for a step it had no part in", (msg,))
+        if env.sender in s.step.got:
+            why = "sent two different messages for one step"
+            raise CheatError(env.sender, why, pair(s.step.got[env.sender], msg))
+        self._accept(msg)
 
     def _accept(self, msg: SignedMessage) -> None:
         s, env = self._s, msg.envelope
         step = s.step
+        if env.sender not in step.senders:
+            raise CheatError(env.sender, f"sent {env.step} out of turn", (msg,))
         if env.hand != step.hand or env.step != step.name:
             why = f"sent {env.step} of hand {env.hand} during {step}"
-            raise CheatError(env.sender, why, (msg.raw,))
-        if env.prev != step.prev:
-            raise CheatError(
-                env.sender, f"its message in {step} is chained to another log", (msg.raw,)
-            )
+            raise CheatError(env.sender, why, (msg,))
         if env.kind != step.kind:
-            raise CheatError(env.sender, f"sent a {env.kind} message in {step}", (msg.raw,))
+            raise CheatError(env.sender, f"sent a {env.kind} message in {step}", (msg,))
         step.parsed[env.sender] = self._check(msg)
         step.got[env.sender] = msg
-        self._seen[(env.sender, env.seq)] = msg.raw
         s.next_seq[env.sender] = env.seq + 1
+        if s.me is not None and env.sender != s.me:
+            s.relays.append(msg)
         if step.any_one:
             step.senders = (env.sender,)
         if step.complete:
@@ -400,15 +442,17 @@ class GameProtocol:
         try:
             return RULES[kind].check(self._s, env.sender, env.body)
         except (DeckCheatError, IllegalActionError, CoinFlipCheatError, GenesisError) as e:
-            raise CheatError(env.sender, _reason(e), (msg.raw,)) from None
+            raise CheatError(env.sender, _reason(e), (msg,)) from None
         except DeckError as e:
-            raise CheatError(env.sender, f"bad {kind} message: {e}", (msg.raw,)) from None
+            raise CheatError(env.sender, f"bad {kind} message: {e}", (msg,)) from None
 
     def _commit(self, step: Step) -> None:
         """The step is complete: its entries go into the log, the next step begins."""
+        s = self._s
+        s.steps[step.prev] = StepRecord(step.senders, {p: m.raw for p, m in step.got.items()})
         for m in step.in_order():
-            self._s.log(m.raw)
-        RULES[step.kind].advance(self._s, step)
+            s.log(m)
+        RULES[step.kind].advance(s, step)
         self._send_own()
         if self._early and self._s.genesis is not None:
             early, self._early = self._early, []

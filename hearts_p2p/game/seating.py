@@ -11,10 +11,12 @@ from typing import Any
 
 from ..coinflip import CoinFlip, CoinFlipCheatError, commitment
 from ..engine import Game
+from ..wire import decode_frame
+from .abort import sign_abort
 from .events import RosterEntry, SeatedRoster
 from .genesis import Genesis, GenesisError
 from .handsteps import start_hand
-from .outcome import CheatError
+from .outcome import Termination
 from .state import GameState, Status, StepRule, nothing_to_send
 from .steps import Step, StepId, StepKind
 
@@ -34,16 +36,21 @@ def _start_game(s: GameState, done: Step) -> None:
     s.genesis = genesis
     if s.identity is not None:
         s.me = genesis.index_of(s.identity.public_key)
-        if s.me is not None and genesis.players[s.me].dh != s.dh_public:
-            raise CheatError(0, "the genesis lists another pass key for this player")
     s.status = Status.RUNNING
+    if s.me is not None and genesis.players[s.me].dh != s.dh_public:
+        # Only this player knows its key: it cannot prove the host wrong, so it leaves.
+        why = "the genesis lists another pass key for this player: it leaves"
+        sign_abort(s, Termination.LEFT, why, s.me)
+        return
+    if s.me not in (None, 0):
+        s.relays.append(done.got[0])  # a host that showed two geneses is caught at once
     s.flip = CoinFlip(s.game_id + b"seats", s.players)
     s.new_step(0, StepId(StepKind.ACCEPT), s.everyone())
 
 
 def _digest(s: GameState) -> bytes:
     assert s.genesis is not None
-    return s.genesis.digest(s.entries[0])
+    return s.genesis.digest(decode_frame(s.entries[0]).envelope_bytes)
 
 
 def _check_accept(s: GameState, player: int, body: dict[str, Any]) -> None:

@@ -26,7 +26,7 @@ from .outcome import Abort
 from .replay import HandAction
 from .steps import Step, StepId, StepKind
 
-__all__ = ["MAX_REASON", "GameState", "Status", "StepRule", "nothing_to_send"]
+__all__ = ["MAX_REASON", "GameState", "Status", "StepRecord", "StepRule", "nothing_to_send"]
 
 MAX_REASON = 200
 
@@ -66,8 +66,16 @@ class GameState:
     stopped: list[tuple[int, str]] = field(default_factory=list)  # (player, alarm) this hand
     plays: int = 0  # plays so far in this hand
     outbox: list[SignedMessage] = field(default_factory=list)
-    new_entries: list[bytes] = field(default_factory=list)
     events: list[GameEvent] = field(default_factory=list)
+    relays: list[SignedMessage] = field(default_factory=list)  # others' messages to pass on
+    frames: set[bytes] = field(default_factory=set)  # every verified frame: copies drop at once
+    index: dict[bytes, int] = field(default_factory=lambda: {GENESIS_HEAD: 0})  # step starts
+    steps: dict[bytes, StepRecord] = field(default_factory=dict)  # completed, by their prev
+    heads: list[bytes] = field(default_factory=lambda: [GENESIS_HEAD])  # after each entry
+    kept: int = 0  # entries handed to the shell that are still the log's (a verdict cuts)
+    taken: int = 0  # entries handed to the shell
+    evidence: tuple[SignedMessage, ...] = ()  # the verdict's, as messages
+    pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
 
     def derive(self, label: str) -> bytes:
         return derive(self.secret, label)
@@ -95,12 +103,26 @@ class GameState:
         self, hand: int, step: StepId, senders: tuple[int, ...], any_one: bool = False
     ) -> None:
         self.step = Step(hand, step, senders, self.head, any_one)
+        self.index[self.head] = len(self.entries)
 
-    def log(self, raw: bytes) -> None:
-        """Append an entry to the log (the file is the shell's: it takes ``new_entries``)."""
-        self.entries.append(raw)
-        self.new_entries.append(raw)
-        self.head = chain(self.head, raw)
+    def log(self, msg: SignedMessage) -> None:
+        """Append an entry to the log (the file is the shell's: it takes them from the
+        protocol). The chain takes the signed envelope, not the frame: a second signature of
+        one envelope, which only its signer can make, is the same message and changes nothing."""
+        self.entries.append(msg.raw)
+        self.head = chain(self.head, msg.envelope_bytes)
+        self.heads.append(self.head)
+
+    def cut(self, count: int) -> None:
+        """Keep the first ``count`` entries only: a verdict's evidence replaces what followed."""
+        del self.entries[count:]
+        del self.heads[count + 1 :]
+        self.head = self.heads[-1]
+        self.kept = min(self.kept, count)
+
+    def placed(self, tail: tuple[SignedMessage, ...]) -> bool:
+        """Whether this peer has reached the step of any of ``tail``'s messages."""
+        return any(m.envelope.prev in self.index for m in tail)
 
     def sign(self, step_name: str, kind: str, body: dict[str, Any], prev: bytes) -> SignedMessage:
         """This player's next message, numbered after the last one it sent."""
@@ -109,6 +131,14 @@ class GameState:
         env = Envelope(PROTOCOL_VERSION, self.game_id, self.step.hand, step_name, me,
                        self.next_seq.get(me, 0), prev, kind, body)  # fmt: skip
         return encode_message(self.identity, env)
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """A completed step: who sent what (the frames), for a late message that names it."""
+
+    senders: tuple[int, ...]
+    got: dict[int, bytes]
 
 
 @dataclass(frozen=True)

@@ -166,13 +166,18 @@ class GameRunner:
     async def _flush(self) -> None:
         p = self.protocol
         out, entries, events = p.drain()
+        relays = p.take_relays()
         if p.choices != self._saved_choices:
             self._saved_choices = dict(p.choices)
             self.secrets.save({"secret": self._secret_seed, "choices": self._saved_choices})
+        if p.log_kept < len(self.log):
+            self.log.truncate(p.log_kept)  # a verdict cut the log back to its evidence
         for e in entries:
             self.log.append(e)
         if self._timings is not None:
             self._record(out, entries)
+        for msg in relays:
+            await self._relay(msg)
         for msg in out:
             await self._broadcast_raw(msg.raw)
         for ev in events:
@@ -192,7 +197,8 @@ class GameRunner:
             try:
                 while True:
                     self._sync_again = False
-                    await trio.to_thread.run_sync(self.log.sync)
+                    # Abandoned on cancel: closing the log syncs it again, so leaving never waits.
+                    await trio.to_thread.run_sync(self.log.sync, abandon_on_cancel=True)
                     if not self._sync_again:
                         return
             finally:
@@ -228,6 +234,15 @@ class GameRunner:
 
     async def _broadcast_raw(self, raw: bytes) -> None:
         await self.links.broadcast(raw)
+
+    async def _relay(self, msg: SignedMessage) -> None:
+        """Pass another player's message on to every peer but the one it names, so that what
+        one peer took, all take: an equivocation shows as two signed messages, everywhere."""
+        g = self.protocol.genesis
+        named = g.players[msg.envelope.sender].key if g is not None else None
+        for peer in self.links.peers:
+            if peer != named:
+                await self._send_quietly(peer, msg.raw)
 
     def _maybe_choose(self) -> None:
         if self._choosing or self._unsynced:

@@ -230,6 +230,18 @@ def leaves(player: int, step: str) -> Chooser:
     return choose
 
 
+def gives_up(player: int, about: int, step: str) -> Chooser:
+    """``player`` ends the game when it waits for ``step``, saying ``about`` has gone."""
+
+    def choose(i: int, p: GameProtocol) -> bool:
+        if i != player or p.step.name != step or p.status is not Status.RUNNING:
+            return False
+        p.give_up_on(about, 120)
+        return True
+
+    return choose
+
+
 def _sealing_wrong_keys(seat: int) -> AbstractContextManager[Any]:
     """``seat`` seals the scalar 1 in place of each lock key it passes, with its own nonces:
     only the receiver can open the box, so only it can see."""
@@ -295,7 +307,7 @@ def rechain(entries: list[bytes], start: int) -> list[bytes]:
             sender = decode_frame(raw).envelope.sender
             raw = resign(raw, ids[sender], prev=step_head)
             out.append(raw)
-        head = chain(head, out[i])
+        head = chain(head, decode_frame(out[i]).envelope_bytes)
     return out
 
 
@@ -377,8 +389,8 @@ def vectors() -> dict[str, tuple[str, bytes]]:
 
     cheated = play(renege(cheater=2))
     out["renege_caught.log"] = (
-        f"{NAMES[2]} reneges once; {NAMES[0]}'s log, ending with the abort raised when "
-        f"{NAMES[2]} later plays the suit it showed out of",
+        f"{NAMES[2]} reneges once; {NAMES[0]}'s log, ending with the evidence: {NAMES[2]}'s "
+        "own play of the suit it showed out of, and nothing of ann's",
         log_bytes(cheated[0].entries),
     )
     with _blind_to_voids():
@@ -466,7 +478,7 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
     out["alarm.log"] = (
         f"seat {CHEATER} ({passer}) seals wrong lock keys for the cards it passes; its receiver "
         "raises an alarm at the passed checkpoint, every seat reveals, and the audit names the "
-        f"passer; {NAMES[0]}'s log",
+        f"passer; {NAMES[0]}'s log, ending with the reveals that prove it",
         log_bytes(protos[0].entries),
     )
     with _false_alarm(CHEATER, "dealt position 0 does not hold a fresh card"):
@@ -474,20 +486,26 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
     out["false_alarm.log"] = (
         f"seat {CHEATER} ({_name_at(protos, CHEATER)}) raises an alarm at the dealt checkpoint "
         "with nothing wrong; every seat reveals, the audit finds no fault, and the alarming seat "
-        f"is blamed; {NAMES[0]}'s log",
+        f"is blamed; {NAMES[0]}'s log, ending with the reveals",
         log_bytes(protos[0].entries),
     )
     protos = play(tamper=twin_play(CHEATER))
     out["equivocation.log"] = (
         f"{NAMES[CHEATER]} sends its first play twice, the second in other bytes under the same "
-        f"number; {NAMES[0]}'s log, ending with its abort whose evidence is both frames (only "
-        "the first is in the log)",
+        f"number; {NAMES[0]}'s log, cut back to where that play's step began and ending with "
+        "both frames in byte order, nothing of ann's own: every honest peer's log is the same",
         log_bytes(protos[0].entries),
     )
     protos = play(leaves(CHEATER, "play.5"))
     out["left.log"] = (
         f"{NAMES[CHEATER]} leaves at play.5; {NAMES[0]}'s log, ending with {NAMES[CHEATER]}'s "
-        f"abort and then its own, which reports it",
+        "own signed abort: every peer's log is the same",
+        log_bytes(protos[0].entries),
+    )
+    protos = play(gives_up(0, CHEATER, "play.5"))
+    out["claim.log"] = (
+        f"{NAMES[0]} says {NAMES[CHEATER]} has been gone too long, at play.5: an unproven "
+        f"claim; {NAMES[0]}'s log, ending with its own signed abort, which blames no one",
         log_bytes(protos[0].entries),
     )
     return out

@@ -32,16 +32,31 @@ def test_every_bad_signature_and_a_torn_tail_are_all_reported(tmp_path: Path) ->
     assert report.status == "incomplete" and not report.valid
 
 
-def test_a_game_message_after_an_abort_is_reported(tmp_path: Path) -> None:
-    entries = read_log(DIR / "renege_caught.log").entries
+def test_a_game_message_after_a_player_left_is_reported(tmp_path: Path) -> None:
+    entries = read_log(DIR / "left.log").entries
     last = decode_frame(entries[-1]).envelope
-    extra = resign(entries[-1], identities()[last.sender], seq=last.seq + 1, kind="end",
+    extra = resign(entries[-2], identities()[1], seq=last.seq + 5, kind="end",
                    step="end", body={"totals": [0, 0, 0, 0]})  # fmt: skip
     path = tmp_path / "after.log"
     path.write_bytes(log_bytes([*entries, extra]))
     report = audit_log(path)
     assert report.status == "aborted" and not report.valid
     assert [p.what for p in report.problems] == ["end from seat 1 (ann) after the game stopped"]
+
+
+def test_a_log_that_goes_on_past_a_proven_cheat_is_reported(tmp_path: Path) -> None:
+    """The evidence of a verdict ends an honest log: a log with more after it is one whose
+    owner played on past a cheat, and proves nothing about the rest."""
+    entries = read_log(DIR / "renege_caught.log").entries
+    extra = resign(entries[-1], identities()[0], seq=999, kind="end", step="end",
+                   body={"totals": [0, 0, 0, 0]})  # fmt: skip
+    path = tmp_path / "after.log"
+    path.write_bytes(log_bytes([*entries, extra]))
+    report = audit_log(path)
+    assert report.status == "incomplete" and not report.valid
+    (problem,) = report.problems
+    assert "a renege" in problem.what and "goes on as if nobody saw it" in problem.what
+    assert problem.culprit == "seat 3 (cat)"
 
 
 def test_an_entry_after_the_end_of_a_finished_game_is_reported(tmp_path: Path) -> None:

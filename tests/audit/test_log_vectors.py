@@ -40,7 +40,14 @@ HONEST = {
     "moon_negative.log",
     "ties_play_on.log",
 }
-STOPPED = {"renege_caught.log", "alarm.log", "false_alarm.log", "equivocation.log", "left.log"}
+STOPPED = {
+    "renege_caught.log",
+    "alarm.log",
+    "false_alarm.log",
+    "equivocation.log",
+    "left.log",
+    "claim.log",
+}
 
 
 @functools.cache
@@ -93,17 +100,22 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     assert blamed["false_alarm.log"] == "seat 2 (dan)"  # the seat that alarmed for nothing
     assert "audit finds no fault" in EXPECTED["false_alarm.log"]["abort"]["reason"]
     assert blamed["equivocation.log"] == "seat 3 (cat)"
-    assert blamed["left.log"] == "seat 3 (cat)"
+    # Leaving and a claim blame no one: the one who left is named, the claim is one peer's word.
+    assert blamed["left.log"] is None and EXPECTED["left.log"]["abort"]["left"] == "seat 3 (cat)"
+    claim = EXPECTED["claim.log"]["abort"]
+    assert blamed["claim.log"] is None
+    assert (claim["claim_by"], claim["claim_about"]) == ("seat 1 (ann)", "seat 3 (cat)")
 
 
-def test_a_stop_is_confirmed_from_the_log_and_its_evidence_but_a_departure_is_hearsay() -> None:
+def test_a_stop_is_proven_by_the_log_itself_but_a_claim_is_one_peer_s_word() -> None:
     confirmed = {name: EXPECTED[name]["abort"]["confirmed"] for name in STOPPED}
-    assert confirmed == {name: name != "left.log" for name in STOPPED}
-    aborts = [decode_frame(e).envelope for e in read_log(DIR / "equivocation.log").entries]
-    evidence = aborts[-1].body["evidence"]
-    assert aborts[-1].kind == "abort" and len(evidence) == 2
+    assert confirmed == {name: name != "claim.log" for name in STOPPED}
+    # A proven equivocation ends the log with the cheat's two frames, in byte order, and
+    # nothing signed by the peer that logged it.
     logged = read_log(DIR / "equivocation.log").entries
-    assert evidence[0] in logged and evidence[1] not in logged
+    last = [decode_frame(e).envelope for e in logged[-2:]]
+    assert last[0].sender == last[1].sender and last[0].seq == last[1].seq
+    assert logged[-2] < logged[-1] and all(env.kind == "play" for env in last)
 
 
 def test_the_rule_vectors_show_what_they_are_for() -> None:
@@ -184,7 +196,7 @@ def test_the_spec_recomputes_a_log(name: str, salt: bytes | None) -> None:
     players = genesis["players"]
     n = genesis["rules"]["players"]
     head, step_head, step, seqs = bytes(32), bytes(32), None, [0] * n
-    for (env_bytes, sig), env, raw in zip(frames, envs, entries, strict=True):
+    for (env_bytes, sig), env in zip(frames, envs, strict=True):
         version, game_id, hand, name_, sender, seq, prev, kind, _body = env
         if (hand, name_) != step:
             step, step_head = (hand, name_), head
@@ -193,9 +205,9 @@ def test_the_spec_recomputes_a_log(name: str, salt: bytes | None) -> None:
         assert (version, game_id, prev, kind) == (1, envs[0][1], step_head, name_.split(".")[0])
         assert seq == seqs[sender]
         seqs[sender] += 1
-        head = hashlib.sha256(head + hashlib.sha256(raw).digest()).digest()
+        head = hashlib.sha256(head + hashlib.sha256(env_bytes).digest()).digest()
     assert head.hex() == EXPECTED[name]["final_hash"]
-    digest = hashlib.sha256(b"hearts-p2p genesis\0" + entries[0]).digest()
+    digest = hashlib.sha256(b"hearts-p2p genesis\0" + frames[0][0]).digest()
     assert all(env[8] == {"genesis": digest} for env in envs if env[7] == "accept")
     context = envs[0][1] + b"seats"
     framed = len(context).to_bytes(2, "big") + context

@@ -18,7 +18,7 @@ from hearts_p2p.audit import audit_log
 from hearts_p2p.cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.deck import Open
 from hearts_p2p.deck.curve import scalar_bytes
-from hearts_p2p.game import GameProtocol, Status, StepKind
+from hearts_p2p.game import GameProtocol, Status, StepKind, Termination
 from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import Envelope, SignedMessage, decode_frame, encode_message, pack
@@ -43,12 +43,15 @@ def honest(table: Table) -> list[GameProtocol]:
 
 
 def assert_named(table: Table, cheater: int, *, reason: str) -> None:
-    """Every honest peer stopped the game blaming ``cheater``, for ``reason`` (a substring)."""
+    """Every honest peer stopped the game blaming ``cheater``, for ``reason`` (a substring),
+    on the same signed evidence, and every honest peer's log is the same bytes."""
     for p in honest(table):
         assert p.status is Status.ABORTED
         assert p.abort is not None
-        assert p.abort.culprit == cheater, p.abort
+        assert p.abort.blamed == cheater, p.abort
         assert reason in p.abort.reason, p.abort.reason
+    assert len({p.abort.evidence for p in honest(table) if p.abort is not None}) == 1
+    assert len({tuple(p.entries) for p in honest(table)}) == 1
 
 
 def renege_once(table: Table) -> None:
@@ -275,10 +278,11 @@ def test_a_player_who_leaves_is_reported_to_all() -> None:
     table.run()
     for p in table.protos:
         assert p.status is Status.ABORTED and p.abort is not None
-        assert p.abort.culprit == CHEATER
+        assert p.abort.culprit == CHEATER and p.abort.termination is Termination.LEFT
+        assert p.abort.blamed is None
         assert "p2 left the table" in p.abort.reason
-    for p in honest(table):
-        assert p.abort is not None and "(reported by p2)" in p.abort.reason
+    # Everyone logs the leaver's own signed word, at the step it left in: one log for all.
+    assert len({tuple(p.entries) for p in table.protos}) == 1
 
 
 def write_log(path: Path, entries: list[bytes]) -> Path:

@@ -131,3 +131,31 @@ def test_mutated_frames_only_ever_raise_wire_error_or_fail_verification(
         return
     if (msg.envelope_bytes, msg.signature) != (original.envelope_bytes, original.signature):
         assert not msg.verify(ALICE.public_key)
+
+
+def _longer(data: bytes) -> bytes:
+    """``data`` as a bin 32 item: a valid but longer encoding than the shortest."""
+    return b"\xc6" + len(data).to_bytes(4, "big") + data
+
+
+def test_a_frame_rewrapped_in_longer_bytes_is_refused() -> None:
+    """Only the shortest encoding is a frame: re-wrapping a genuine message can never make it
+    look like a second message under the same number."""
+    msg = encode_message(ALICE, envelope())
+    rewrapped = b"\x92" + _longer(msg.envelope_bytes) + pack(msg.signature)
+    with pytest.raises(WireError) as e:
+        decode_frame(rewrapped)
+    assert e.value.code == "not_canonical"
+
+
+def test_an_envelope_in_longer_bytes_is_refused_even_when_signed() -> None:
+    """A signer's own non-shortest envelope is refused too: one message, one byte string."""
+    env = envelope()
+    fields = env.to_list()
+    long_seq = b"\x99" + b"".join(pack(f) for f in fields[:5]) + b"\xce" + (7).to_bytes(4, "big")
+    long_env = long_seq + b"".join(pack(f) for f in fields[6:])
+    assert decode_frame(encode_message(ALICE, env).raw).envelope == env
+    signed = pack([long_env, ALICE.sign(b"hearts-p2p/v1 message\0" + long_env)])
+    with pytest.raises(WireError) as e:
+        decode_frame(signed)
+    assert e.value.code == "not_canonical"
