@@ -6,12 +6,13 @@ import dataclasses
 import random
 
 import pytest
-from bots_helpers import view_to_act
 
 from hearts_p2p.benchmarks.bots import play_hand
 from hearts_p2p.bots import BotError, HeuristicBot, MonteCarloBot, RandomBot, make_bot
 from hearts_p2p.engine import Action, ChooseMoon, Game, HandPhase, HandState, SeatView, deal_hands
 from hearts_p2p.rules import Moon, Rules
+
+from .bots_helpers import view_to_act
 
 OPTIONS = {
     "standard": {},

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bots_helpers import no_pass, position, view_to_act
-
 from hearts_p2p.bots import HeuristicBot
 from hearts_p2p.bots.heuristic import choose_moon, choose_pass
 from hearts_p2p.cards import Card, mask_of, parse_cards
 from hearts_p2p.engine import Game, PassCards, PlayCard
 from hearts_p2p.rules import Moon, Rules
+
+from .bots_helpers import no_pass, position, view_to_act
 
 # Seat 1 wins the first trick; seat 2 is void in diamonds and holds Q♠; seat 3 holds A♠.
 QUEEN_DEAL = [

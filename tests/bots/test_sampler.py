@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from bots_helpers import position, view_to_act
 
 from hearts_p2p.bots import HeuristicBot, RandomBot
 from hearts_p2p.bots.candidates import distinct_plays
@@ -14,6 +13,8 @@ from hearts_p2p.bots.sampler import Dealer, sample_hands, sample_world
 from hearts_p2p.cards import Card, mask_of, parse_cards
 from hearts_p2p.engine import Game, HandPhase, HandState, SeatView, deal_hands
 from hearts_p2p.rules import Rules
+
+from .bots_helpers import position, view_to_act
 
 
 def _views(rules: Rules, number: int, seed: int) -> list[tuple[SeatView, list[int]]]:

@@ -6,7 +6,6 @@ import random
 from typing import Any
 
 import pytest
-from engine_helpers import SUITS, card, cards, fill, masks
 
 from hearts_p2p.cards import CardParseError, mask_of
 from hearts_p2p.engine import (
@@ -23,6 +22,8 @@ from hearts_p2p.engine import (
     score_hand,
 )
 from hearts_p2p.rules import Moon, Rules, RulesError
+
+from .engine_helpers import SUITS, card, cards, fill, masks
 
 BAD_SEATS: list[Any] = [-1, 4, 99, "0", None, True, 1.0]
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import SUITS, card, fill, masks, play_lowest
 
 from hearts_p2p.engine import Game, GameResult, HandPhase, IllegalActionError, PassCards
 from hearts_p2p.rules import Moon, Rules, Ties
+
+from .engine_helpers import SUITS, card, fill, masks, play_lowest
 
 
 def rotated(k: int) -> list[int]:

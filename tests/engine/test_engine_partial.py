@@ -4,11 +4,12 @@ knows, and the hand-dependent rules wait for the replay with every card revealed
 from __future__ import annotations
 
 import pytest
-from engine_helpers import card, cards, fill, masks, play
 
 from hearts_p2p.cards import mask_of
 from hearts_p2p.engine import Game, HandPhase, HandState, IllegalActionError, PassCards, PlayCard
 from hearts_p2p.rules import Rules
+
+from .engine_helpers import card, cards, fill, masks, play
 
 MIXED = masks(
     "3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S 2H 3H",

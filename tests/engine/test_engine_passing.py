@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import fill
 
 from hearts_p2p.cards import cards_of, mask_of
 from hearts_p2p.engine import Game, HandPhase, HandState, IllegalActionError, PassCards, PlayCard
 from hearts_p2p.rules import Rules
+
+from .engine_helpers import fill
 
 CYCLES = {
     3: [1, -1, 0],

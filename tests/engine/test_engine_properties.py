@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from engine_helpers import Record, random_game, replay
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearts_p2p.cards import HEARTS_MASK, QUEEN_SPADES, cards_of
 from hearts_p2p.engine import Game, HandPhase, HandResult, HandState, PassCards, SeatView
 from hearts_p2p.rules import Moon, Rules, Ties
+
+from .engine_helpers import Record, random_game, replay
 
 RULES = st.builds(
     Rules,

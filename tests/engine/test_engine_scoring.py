@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import SUITS, masks, play_lowest
 
 from hearts_p2p.cards import HEARTS_MASK, mask_of, parse_cards
 from hearts_p2p.engine import (
@@ -17,6 +16,8 @@ from hearts_p2p.engine import (
     score_hand,
 )
 from hearts_p2p.rules import Moon, Rules
+
+from .engine_helpers import SUITS, masks, play_lowest
 
 ALL_POINTS = HEARTS_MASK | mask_of(parse_cards("QS"))
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import SUITS, card, cards, fill, masks, play, playing
 
 from hearts_p2p.cards import cards_of, format_cards
 from hearts_p2p.engine import HandPhase, IllegalActionError
 from hearts_p2p.rules import Rules
+
+from .engine_helpers import SUITS, card, cards, fill, masks, play, playing
 
 
 def illegal(h: object, seat: int, text: str) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import SUITS, card, cards, masks
 
 from hearts_p2p.cards import cards_of, mask_of
 from hearts_p2p.engine import Game, HandPhase, PassCards, PlayCard, SeatView, deal_hands
 from hearts_p2p.rules import PassDirection, Rules, removed_cards
+
+from .engine_helpers import SUITS, card, cards, masks
 
 
 def test_view_before_the_first_deal() -> None:

@@ -4,7 +4,6 @@ exposed-card rule on the first trick of its suit."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import SUITS, card, cards, fill, masks, play
 
 from hearts_p2p.cards import mask_of
 from hearts_p2p.engine import (
@@ -17,6 +16,8 @@ from hearts_p2p.engine import (
     SeatView,
 )
 from hearts_p2p.rules import Rules
+
+from .engine_helpers import SUITS, card, cards, fill, masks, play
 
 GZ = Rules(game="gongzhu")  # type: ignore[arg-type]
 

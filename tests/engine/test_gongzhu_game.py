@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import SUITS, card, cards, masks, play
 
 from hearts_p2p.cards import cards_of, mask_of
 from hearts_p2p.engine import (
@@ -22,6 +21,8 @@ from hearts_p2p.engine import (
     gongzhu_winners,
 )
 from hearts_p2p.rules import Rules
+
+from .engine_helpers import SUITS, card, cards, masks, play
 
 
 def gz(**options: object) -> Rules:

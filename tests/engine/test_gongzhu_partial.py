@@ -4,11 +4,12 @@ known to be its own; everything hand-dependent waits for the replay with every c
 from __future__ import annotations
 
 import pytest
-from engine_helpers import SUITS, card, cards, masks, play
 
 from hearts_p2p.cards import mask_of
 from hearts_p2p.engine import Expose, Game, HandPhase, HandState, IllegalActionError
 from hearts_p2p.rules import Rules
+
+from .engine_helpers import SUITS, card, cards, masks, play
 
 GZ = Rules(game="gongzhu")  # type: ignore[arg-type]
 DEAL = masks(*SUITS)  # seat 0 clubs, 1 diamonds, 2 spades, 3 hearts

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from engine_helpers import Record, replay
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,8 @@ from hearts_p2p.engine import (
     gongzhu_results,
 )
 from hearts_p2p.rules import Rules, RulesError
+
+from .engine_helpers import Record, replay
 
 OPTIONS = st.fixed_dictionaries(
     {

@@ -12,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from lan_netns import PEER_INTERFACE, Lan, private_lan, require_netns
+
+from .lan_netns import PEER_INTERFACE, Lan, private_lan, require_netns
 
 pytestmark = pytest.mark.netns
 

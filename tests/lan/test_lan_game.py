@@ -11,9 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from lan_netns import PEER_INTERFACE, Lan, private_lan, require_netns
 
 from hearts_p2p.audit import audit_log
+
+from .lan_netns import PEER_INTERFACE, Lan, private_lan, require_netns
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 

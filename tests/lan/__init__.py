@@ -1,0 +1,1 @@
+"""Tests on a private LAN of network namespaces."""
