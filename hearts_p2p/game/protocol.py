@@ -349,21 +349,23 @@ class GameProtocol:
         if key is None or not msg.verify(key):
             self._unsigned(msg)
             return
-        s.frames.add(msg.raw)
         if env.kind == "abort":
+            s.frames.add(msg.raw)
             if not receive_abort(s, msg, self.receive):
                 self._dropped += 1
             return
         seen = self._seen.get((env.sender, env.seq))
         if seen is not None:
+            s.frames.add(msg.raw)
             if seen.envelope_bytes != msg.envelope_bytes:
                 why = "sent two different messages under one number"
                 raise CheatError(env.sender, why, pair(seen, msg))
             return  # the same envelope under another signature of its signer's: one message
         buf = self._future.setdefault(env.sender, {})
         if env.seq < s.next_seq.get(env.sender, 0) or len(buf) >= MAX_FUTURE:
-            self._dropped += 1
+            self._dropped += 1  # stale, or no room yet: a copy relayed later may be taken
             return
+        s.frames.add(msg.raw)
         buf[env.seq] = msg
         self._seen[(env.sender, env.seq)] = msg
         self._drain_future()

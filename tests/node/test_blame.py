@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hearts_p2p.audit import audit_log
+from hearts_p2p.bots import make_bot
 from hearts_p2p.deck.curve import CARD_POINTS
-from hearts_p2p.game import GameProtocol, Status, Termination
+from hearts_p2p.game import GameProtocol, LocalTable, Status, Termination
 from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import (
@@ -29,7 +30,7 @@ from hearts_p2p.wire import (
     pack,
 )
 
-from .table import Table
+from .table import Table, identities
 
 RULES = Rules(players=4, target=10)
 CHEATER = 2
@@ -391,3 +392,33 @@ def test_every_deck_cheat_is_named_alike_by_every_honest_peer(cheat: str, tmp_pa
     assert len({tuple(p.entries) for p in honest(table)}) == 1
     report = audit_of(tmp_path, honest(table)[0])
     assert report["abort"]["blamed"].endswith(f"(p{CHEATER})")
+
+
+# -- replays of genuine messages ----------------------------------------------------------------
+
+
+def test_genuine_messages_replayed_from_another_game_or_hand_blame_no_one(tmp_path: Path) -> None:
+    """An outsider replays, to every peer, the players' genuine messages of another game under
+    the same keys, and of an earlier hand of this one: not this game's, or copies of what is
+    held, they are dropped; the game finishes and every log is the same."""
+    secrets = [bytes([i + 9]) * 32 for i in range(4)]
+    bots = [make_bot("heuristic", i) for i in range(4)]
+    other = LocalTable(RULES, identities(4), secrets, bytes(reversed(range(16))), bots)
+    other.run()  # the same players, with the same keys, at another table
+    foreign = [decode_frame(e) for e in other.protos[0].entries]
+    table = Table(RULES, seed=7)
+    earlier: list[SignedMessage] = []
+
+    def tamper(sender: int, msg: SignedMessage) -> SignedMessage | None:
+        earlier.append(msg)
+        if len(earlier) % 10 == 0:
+            table.queue += [(j, earlier[len(earlier) // 2]) for j in range(4)]
+            table.queue += [(j, foreign[len(earlier) % len(foreign)]) for j in range(4)]
+        return msg
+
+    table.tamper = tamper
+    table.run()
+    assert all(p.status is Status.FINISHED for p in table.protos), [p.abort for p in table.protos]
+    assert len({tuple(p.entries) for p in table.protos}) == 1
+    assert all(p.dropped > 0 for p in table.protos)
+    assert audit_of(tmp_path, table.protos[1])["status"] == "finished"
