@@ -76,6 +76,7 @@ class GameState:
     taken: int = 0  # entries handed to the shell
     evidence: tuple[SignedMessage, ...] = ()  # the verdict's, as messages
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
+    signed: set[bytes] = field(default_factory=set)  # frames this peer signed: no need to verify
 
     def derive(self, label: str) -> bytes:
         return derive(self.secret, label)
@@ -130,7 +131,9 @@ class GameState:
         me = self.me if self.me is not None else 0
         env = Envelope(PROTOCOL_VERSION, self.game_id, self.step.hand, step_name, me,
                        self.next_seq.get(me, 0), prev, kind, body)  # fmt: skip
-        return encode_message(self.identity, env)
+        msg = encode_message(self.identity, env)
+        self.signed.add(msg.raw)
+        return msg
 
 
 @dataclass(frozen=True)
