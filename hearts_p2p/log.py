@@ -7,7 +7,8 @@ before it. A bad record anywhere else is corruption and is reported, not skipped
 each byte a bounded number of times whatever the file holds, so a crafted log cannot make the
 audit slow.
 
-The loader recomputes the hash chain (``chain.py``) over the entries as it reads them.
+The file knows records, not messages: the game's hash chain is the protocol's, which hashes
+each message's signed envelope (``chain.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .chain import GENESIS_HEAD, chain
 from .private_files import open_private, private_dir
 from .wire import pack, unpack
 
@@ -38,13 +38,8 @@ class LogCorrupt(ValueError):
 @dataclass(frozen=True)
 class LoadedLog:
     entries: list[bytes]
-    heads: list[bytes]  # heads[i] is the head after entries[i]
     good_size: int  # bytes up to the end of the last whole record
     torn: bool  # a partial last record was found and dropped
-
-    @property
-    def head(self) -> bytes:
-        return self.heads[-1] if self.heads else GENESIS_HEAD
 
 
 def _records(data: bytes) -> Iterator[tuple[int, bytes | None]]:
@@ -76,19 +71,15 @@ def read_log(path: Path) -> LoadedLog:
     if not data.startswith(MAGIC):
         raise LogCorrupt(f"{path} is not a hearts-p2p game log")
     entries: list[bytes] = []
-    heads: list[bytes] = []
     good = len(MAGIC)
-    head = GENESIS_HEAD
     for end, entry in _records(data):
         if entry is None:
             if not _is_torn_tail(data, end):
                 raise LogCorrupt(f"{path}: damaged record at byte {end}, with entries after it")
-            return LoadedLog(entries, heads, good, torn=True)
+            return LoadedLog(entries, good, torn=True)
         entries.append(entry)
-        head = chain(head, entry)
-        heads.append(head)
         good = end
-    return LoadedLog(entries, heads, good, torn=False)
+    return LoadedLog(entries, good, torn=False)
 
 
 def _is_torn_tail(data: bytes, pos: int) -> bool:
@@ -115,7 +106,6 @@ class GameLog:
         self.path = path
         self._f = f
         self.entries = loaded.entries
-        self.heads = loaded.heads
         self.recovered_torn = loaded.torn
 
     @classmethod
@@ -128,30 +118,23 @@ class GameLog:
             f.truncate(loaded.good_size)
             f.seek(loaded.good_size)
         else:
-            loaded = LoadedLog([], [], len(MAGIC), torn=False)
+            loaded = LoadedLog([], len(MAGIC), torn=False)
             f = os.fdopen(open_private(path, os.O_WRONLY | os.O_TRUNC), "wb")
             f.write(MAGIC)
             f.flush()
             os.fsync(f.fileno())
         return cls(path, f, loaded)
 
-    @property
-    def head(self) -> bytes:
-        return self.heads[-1] if self.heads else GENESIS_HEAD
-
     def __len__(self) -> int:
         return len(self.entries)
 
-    def append(self, entry: bytes) -> bytes:
-        """Append one entry; returns the new head."""
+    def append(self, entry: bytes) -> None:
+        """Append one entry, flushed to the OS."""
         if len(entry) > MAX_RECORD:
             raise ValueError(f"entry of {len(entry)} bytes exceeds {MAX_RECORD}")
         self._f.write(_RECORD.pack(len(entry), zlib.crc32(entry)) + entry)
         self._f.flush()
         self.entries.append(entry)
-        head = chain(self.head, entry)
-        self.heads.append(head)
-        return head
 
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` entries (a resumed peer drops a half-written step,
@@ -163,7 +146,6 @@ class GameLog:
         self._f.truncate(size)
         self._f.seek(size)
         del self.entries[count:]
-        del self.heads[count:]
 
     def sync(self) -> None:
         self._f.flush()

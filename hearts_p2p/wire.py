@@ -14,7 +14,6 @@ anything else, whatever the bytes.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +31,6 @@ __all__ = [
     "decode_frame",
     "decode_peer_frame",
     "encode_message",
-    "entry_hash",
     "pack",
     "unpack",
 ]
@@ -132,14 +130,6 @@ class SignedMessage:
 
     def verify(self, public_key: bytes) -> bool:
         return verify(public_key, self.signature, SIGN_DOMAIN + self.envelope_bytes)
-
-    @property
-    def hash(self) -> bytes:
-        return entry_hash(self.raw)
-
-
-def entry_hash(raw: bytes) -> bytes:
-    return hashlib.sha256(raw).digest()
 
 
 def encode_message(identity: Identity, envelope: Envelope) -> SignedMessage:

@@ -94,8 +94,9 @@ def receive_abort(
         s.relays.append(msg)
         name = s.genesis.players[sender].name if s.genesis else "the host"
         _stop(s, Abort(Termination.LEFT, sender, sender, (), f"{name} left the table"), (msg,))
-    elif s.identity is None and word is not None:
-        # The audit reads a log whose owner ended the game on its own word.
+    elif s.identity is None and word in (Termination.GONE, Termination.STALLED):
+        # The audit reads a log whose owner ended the game on its own word: that another
+        # seat has gone or stalls. Leaving is only ever a player's word about itself.
         _stop(s, Abort(word, about, sender, (), reason[:MAX_REASON]), (msg,))
     return True
 

@@ -422,3 +422,29 @@ def test_genuine_messages_replayed_from_another_game_or_hand_blame_no_one(tmp_pa
     assert len({tuple(p.entries) for p in table.protos}) == 1
     assert all(p.dropped > 0 for p in table.protos)
     assert audit_of(tmp_path, table.protos[1])["status"] == "finished"
+
+
+def test_the_audit_takes_no_log_owner_s_word_that_another_player_left(tmp_path: Path) -> None:
+    """A log whose owner signs that another seat left is not a departure: only a player's own
+    word says it leaves, so the audit finds the entry out of place."""
+    table = Table(RULES, seed=11)
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if player != 0 or p.step.name != "play.5" or p.status is not Status.RUNNING:
+            return False
+        p.give_up_on(CHEATER, 120)
+        return True
+
+    table.choose = choose
+    table.run()
+    owner = table.protos[0]
+    last = decode_frame(owner.entries[-1])
+    body = {**last.envelope.body, "ending": "left", "reason": "p2 left the table"}
+    entries = [*owner.entries[:-1], resigned(table, last, body=body).raw]
+    path = tmp_path / "left.log"
+    log = GameLog.open(path)
+    for e in entries:
+        log.append(e)
+    log.close()
+    report = audit_log(path)
+    assert not report.valid and report.abort is None

@@ -121,8 +121,9 @@ def lead_hearts_early(table: Table) -> None:
 
 
 def test_leading_hearts_unbroken_is_named_by_every_peer() -> None:
-    """Leading a heart before hearts are broken while holding other suits: the passer, who
-    knows some of those cards, refuses it at once; otherwise the end-of-hand replay finds it."""
+    """Leading a heart before hearts are broken while holding other suits: only the cheat's
+    own cards show it, so every peer alike finds it in the end-of-hand replay (the passer, who
+    knows some of those cards, does not judge on what only it knows)."""
     for deal in range(1, 60):
         table = Table(RULES, seed=1, deal=deal)
         lead_hearts_early(table)
