@@ -165,13 +165,14 @@ class GameRunner:
 
     async def _flush(self) -> None:
         p = self.protocol
+        kept = p.log_kept  # read before drain, which counts the entries it hands out as kept
         out, entries, events = p.drain()
         relays = p.take_relays()
         if p.choices != self._saved_choices:
             self._saved_choices = dict(p.choices)
             self.secrets.save({"secret": self._secret_seed, "choices": self._saved_choices})
-        if p.log_kept < len(self.log):
-            self.log.truncate(p.log_kept)  # a verdict cut the log back to its evidence
+        if kept < len(self.log):
+            self.log.truncate(kept)  # a verdict cut the log back to its evidence
         for e in entries:
             self.log.append(e)
         if self._timings is not None:

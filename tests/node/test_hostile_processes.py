@@ -1,0 +1,182 @@
+"""Attacks on a live table, between OS processes on loopback: who every honest peer names.
+
+Four peers as ``four_peers`` starts them, P2 a hostile bot (``hostile_bot.py``: the real bot,
+its links tampered with) or, for a restart after the end, an honest bot killed for good.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hearts_p2p.log import read_log
+from hearts_p2p.wire import decode_frame
+
+from .procs import entries, env, game_log, hearts
+from .test_processes import first_difference, four_peers
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]  # where ``tests.node.hostile_bot`` imports from
+ODD = 2  # P2, by its index in four_peers: the hostile bot, or the peer killed for good
+HONEST = (0, 1, 3)
+BOUND = 120.0  # seconds any one process may take
+
+
+def start(cmd: list[str], out: Path) -> subprocess.Popen[bytes]:
+    sink = open(out, "ab")  # noqa: SIM115 - the child holds it
+    return subprocess.Popen(
+        cmd, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink, env=env(), cwd=ROOT
+    )
+
+
+def hostile(attack: str, cmd: list[str]) -> list[str]:
+    """A ``hearts bot`` command, run as the hostile bot making ``attack``."""
+    args = cmd[cmd.index("bot") + 1 :]
+    return [sys.executable, "-m", "tests.node.hostile_bot", attack, *args]
+
+
+class Table:
+    """Four peers started together; every process it starts is killed at the end if alive."""
+
+    def __init__(self, tmp_path: Path, timeout: float, attack: str | None = None) -> None:
+        self.dirs = [tmp_path / f"p{i}" for i in range(4)]
+        self.outs = [tmp_path / f"p{i}.out" for i in range(4)]
+        self.cmds = four_peers(self.dirs, "--timeout", str(timeout), "--verbose", target=1)
+        if attack is not None:
+            self.cmds[ODD] = hostile(attack, self.cmds[ODD])
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    def __enter__(self) -> Table:
+        self.procs.append(start(self.cmds[0], self.outs[0]))
+        time.sleep(0.5)  # the host listens first
+        self.procs += [start(c, o) for c, o in zip(self.cmds[1:], self.outs[1:], strict=True)]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+    def restart(self, i: int) -> subprocess.Popen[bytes]:
+        self.procs[i] = start(self.cmds[i], self.outs[i])
+        return self.procs[i]
+
+    def wait_honest(self) -> list[int]:
+        deadline = time.monotonic() + BOUND
+        return [self.procs[i].wait(timeout=max(1.0, deadline - time.monotonic())) for i in HONEST]
+
+    def wait_entries(self, count: int) -> None:
+        deadline = time.monotonic() + BOUND
+        while entries(self.dirs[0]) < count:
+            assert all(p.poll() is None for p in self.procs), self.detail()
+            assert time.monotonic() < deadline, "the game did not get that far"
+            time.sleep(0.02)
+
+    def detail(self) -> str:
+        return "\n".join(f"--- P{i}\n{o.read_text()[-2500:]}" for i, o in enumerate(self.outs))
+
+    def logs(self, peers: tuple[int, ...] = HONEST) -> list[list[bytes]]:
+        return [read_log(game_log(self.dirs[i])).entries for i in peers]
+
+    def audit(self, i: int) -> dict[str, Any]:
+        """``hearts audit --json`` of peer ``i``'s log, which must be valid."""
+        done = subprocess.run(
+            hearts("audit", "--json", str(game_log(self.dirs[i]))),
+            capture_output=True, text=True, timeout=BOUND, env=env(), cwd=ROOT,
+        )  # fmt: skip
+        report: dict[str, Any] = json.loads(done.stdout)
+        assert done.returncode == 0 and report["valid"], report["problems"]
+        return report
+
+
+def named(report: dict[str, Any], name: str) -> str:
+    """How the audit names the player called ``name``: by its seat."""
+    (player,) = [p for p in report["players"] if p["name"] == name]
+    return f"seat {player['seat']} ({name})"
+
+
+def test_rewrapped_frames_change_nothing(tmp_path: Path) -> None:
+    """Every honest frame forwarded again in a longer outer encoding: refused as not canonical,
+    never a second message; the game finishes with no one named."""
+    with Table(tmp_path, timeout=60, attack="rewrap") as t:
+        codes = t.wait_honest()
+    assert codes == [0, 0, 0], t.detail()
+    logs = t.logs()
+    assert all(log == logs[0] for log in logs), first_difference(logs)
+    report = t.audit(0)
+    assert report["status"] == "finished" and report["abort"] is None
+    for i in HONEST:  # the attack reached every honest peer, which refused every copy
+        assert "not_canonical" in t.outs[i].read_text()
+
+
+def test_different_pass_commits_to_different_peers_name_the_sender(tmp_path: Path) -> None:
+    """The hostile seat's first pass commit, re-signed with another digest for one peer: every
+    honest peer proves the equivocation from the two signed messages, and names it alone."""
+    with Table(tmp_path, timeout=60, attack="equivocate") as t:
+        codes = t.wait_honest()
+    assert codes == [3, 3, 3], t.detail()
+    logs = t.logs()
+    assert all(log == logs[0] for log in logs), first_difference(logs)
+    for i in HONEST:
+        report = t.audit(i)
+        abort = report["abort"]
+        assert abort["ending"] == "cheat proven", abort
+        assert abort["blamed"] == named(report, "P2"), abort
+        assert "two different messages" in abort["reason"]
+    assert "hostile bot: sends another pass commit" in t.outs[ODD].read_text()
+
+
+def test_an_accusation_without_evidence_blames_no_one(tmp_path: Path) -> None:
+    """The hostile seat accuses an honest one with no evidence, then sends nothing more: the
+    accused is blamed nowhere, no honest log holds the accusation, and each honest peer ends the
+    game past the timeout with its own claim about the hostile seat."""
+    with Table(tmp_path, timeout=3, attack="accuse") as t:
+        codes = t.wait_honest()
+    assert codes == [3, 3, 3], t.detail()
+    assert "hostile bot: accuses player" in t.outs[ODD].read_text()
+    for i, log in zip(HONEST, t.logs(), strict=True):
+        report = t.audit(i)
+        abort = report["abort"]
+        assert abort["blamed"] is None, abort
+        assert abort["ending"] in ("stalled", "gone"), abort
+        assert abort["claim_about"] == named(report, "P2"), abort
+        assert abort["claim_by"] == named(report, f"P{i}"), abort
+        (me,) = [p["player"] for p in report["players"] if p["name"] == f"P{i}"]
+        aborts = [decode_frame(e).envelope for e in log if decode_frame(e).envelope.kind == "abort"]
+        assert [a.sender for a in aborts] == [me], aborts  # its own claim, not the accusation
+
+
+@pytest.mark.parametrize("killed", [ODD, 0], ids=["bot", "host"])
+def test_a_peer_rerun_after_the_others_ended_blames_no_one(killed: int, tmp_path: Path) -> None:
+    """A peer killed for good: the others end with their claims; rerun with the same command
+    afterwards, it ends by itself past its timeout, blaming no one."""
+    others = [i for i in range(4) if i != killed]
+    with Table(tmp_path, timeout=3) as t:
+        t.wait_entries(40)
+        t.procs[killed].kill()
+        t.procs[killed].wait()
+        deadline = time.monotonic() + BOUND
+        codes = [t.procs[i].wait(timeout=max(1.0, deadline - time.monotonic())) for i in others]
+        assert codes == [3, 3, 3], t.detail()
+        again = t.restart(killed)
+        try:
+            code = again.wait(timeout=3 + 10)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the rerun peer did not end by itself\n{t.detail()}")
+    assert code == 3, t.detail()
+    for i in others:
+        report = t.audit(i)
+        assert report["abort"]["blamed"] is None, report["abort"]
+        assert report["abort"]["claim_about"] == named(report, f"P{killed}"), report["abort"]
+    report = t.audit(killed)
+    abort = report["abort"]
+    assert report["status"] == "aborted" and abort["ending"] == "gone", abort
+    assert abort["blamed"] is None and abort["claim_by"] == named(report, f"P{killed}"), abort
