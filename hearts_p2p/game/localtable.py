@@ -88,8 +88,9 @@ class LocalTable:
         n = len(self.protos)
         out, _, _ = p.drain()
         for m in p.take_relays():
+            named = -1 if p.forged(m) else m.envelope.sender
             for j in range(n):
-                if j not in (i, m.envelope.sender):
+                if j not in (i, named):
                     self.links.setdefault((i, j), deque()).append(m)
         for m in out:
             sent = self.tamper(i, m) if self.tamper else m

@@ -284,6 +284,11 @@ class GameProtocol:
         s.kept = s.taken = len(s.entries)
         return s.entries[kept:]
 
+    def forged(self, msg: SignedMessage) -> bool:
+        """Whether ``msg`` was signed by a player other than the one it names: a relay of it goes
+        to that player too, who must see the forgery in its name to reach the same verdict."""
+        return msg.raw in self._s.forged
+
     def take_relays(self) -> list[SignedMessage]:
         """Others' messages this peer took or judged since the last call. The shell sends each
         on to every peer but its signer, before anything of this peer's own: whatever one
@@ -377,6 +382,7 @@ class GameProtocol:
         for p, player in enumerate(genesis.players if genesis is not None else ()):
             if p != env.sender and msg.verify(player.key):
                 self._s.frames.add(msg.raw)
+                self._s.forged.add(msg.raw)
                 why = f"signed a {env.kind} message in another player's name"
                 raise CheatError(p, why, (msg,))
         self._dropped += 1

@@ -241,8 +241,9 @@ class GameRunner:
         one peer took, all take: an equivocation shows as two signed messages, everywhere."""
         g = self.protocol.genesis
         named = g.players[msg.envelope.sender].key if g is not None else None
+        forged = self.protocol.forged(msg)
         for peer in self.links.peers:
-            if peer != named:
+            if peer != named or forged:
                 await self._send_quietly(peer, msg.raw)
 
     def _maybe_choose(self) -> None:

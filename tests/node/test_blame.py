@@ -448,3 +448,26 @@ def test_the_audit_takes_no_log_owner_s_word_that_another_player_left(tmp_path: 
     log.close()
     report = audit_log(path)
     assert not report.valid and report.abort is None
+
+
+def test_a_forgery_sent_to_others_only_reaches_the_player_it_names() -> None:
+    """The cheat signs a play in player 1's name and sends it to player 3 alone: the relay of
+    a forgery goes to the player it names too, so all honest peers reach the same verdict."""
+    table = Table(RULES, seed=5)
+    done: list[bool] = []
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if done or player != 1 or p.step.name != "play.9" or p.choice_needed() is None:
+            return False
+        env = Envelope(PROTOCOL_VERSION, p.game_id, p.step.hand, p.step.name, player,
+                       p.next_seq, p.step.prev, "play",
+                       {"kind": "open", "seat": p.my_seat, "position": 0, "card": 0,
+                        "key": bytes(31) + b"\x01", "nonce": bytes(16)})  # fmt: skip
+        table.queue.append((3, encode_message(table.ids[CHEATER], env)))
+        done.append(True)
+        return False
+
+    table.choose = choose
+    table.run()
+    assert done
+    assert_one_verdict(table, CHEATER, evidence=1)
