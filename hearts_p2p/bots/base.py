@@ -12,7 +12,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..engine import Action, HandPhase, SeatView
 
-__all__ = ["STRATEGIES", "Bot", "BotError", "make_bot", "register"]
+__all__ = [
+    "GONGZHU_VARIANTS",
+    "STRATEGIES",
+    "Bot",
+    "BotError",
+    "GameSwitch",
+    "make_bot",
+    "register",
+]
 
 
 class BotError(ValueError):
@@ -44,17 +52,38 @@ def register(name: str) -> Callable[[BotFactory], BotFactory]:
     return add
 
 
+# The Gong Zhu strategy that plays for a Hearts one when the table plays Gong Zhu.
+GONGZHU_VARIANTS = {"heuristic": "gongzhu-heuristic", "montecarlo": "gongzhu-montecarlo"}
+
+
+class GameSwitch:
+    """One strategy name for both games: each view goes to the bot of the game it shows."""
+
+    def __init__(self, name: str, hearts: Bot, gongzhu: Bot) -> None:
+        self.name = name
+        self.hearts = hearts
+        self.gongzhu = gongzhu
+
+    def choose(self, view: SeatView) -> Action:
+        return (self.gongzhu if view.rules.is_gongzhu else self.hearts).choose(view)
+
+
 def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
     """A new bot of strategy ``name`` (``random``, ``heuristic``, ``montecarlo``, ...).
 
     ``options`` go to the strategy (the Monte-Carlo bots take ``budget_ms`` and ``samples``).
+    ``heuristic`` and ``montecarlo`` play both games, choosing by the rules of each view;
+    ``random`` plays anything; the ``gongzhu-*`` strategies only Gong Zhu.
     """
     try:
         factory = STRATEGIES[name]
     except KeyError:
         known = ", ".join(sorted(STRATEGIES))
         raise BotError(f"no bot strategy {name!r} (known: {known})") from None
-    return factory(seed, **options)
+    variant = GONGZHU_VARIANTS.get(name)
+    if variant is None or variant not in STRATEGIES:
+        return factory(seed, **options)
+    return GameSwitch(name, factory(seed, **options), STRATEGIES[variant](seed, **options))
 
 
 def check_turn(view: SeatView) -> None:
