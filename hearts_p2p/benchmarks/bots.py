@@ -238,13 +238,18 @@ def _count(
             t.pigs += bool(hand.taken[s] >> QUEEN_SPADES & 1)
             t.sheep += bool(hand.taken[s] >> JACK_DIAMONDS & 1)
             t.exposed += (hand.exposures[s] or 0).bit_count()
-        bot = bots[s]
-        if isinstance(bot, GameSwitch):
-            bot = bot.gongzhu if hand.gongzhu else bot.hearts
+        bot = _playing(bots[s], hand.gongzhu)
         if isinstance(bot, MonteCarloBot | MonteCarloV1Bot | GongZhuMonteCarloBot):
             t.searches += bot.searches
             t.search_seconds += bot.search_seconds
             t.worlds += bot.worlds
+
+
+def _playing(bot: Bot, gongzhu: bool) -> Bot:
+    """The bot that plays the game, inside one that plays both."""
+    if isinstance(bot, GameSwitch):
+        return bot.gongzhu if gongzhu else bot.hearts
+    return bot
 
 
 def _stoppers(hand: HandState) -> set[int]:
@@ -548,7 +553,7 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
     for i, view in enumerate(views):
         # Alternate who goes first, so a change in the machine's load falls on both alike.
         for name in MONTECARLO if i % 2 == 0 else MONTECARLO[::-1]:
-            bot = _bot(name, args.seed + i, args.budget_ms, args.samples)
+            bot = _playing(_bot(name, args.seed + i, args.budget_ms, args.samples), False)
             assert isinstance(bot, MonteCarloBot | MonteCarloV1Bot)
             bot.choose(view)
             worlds[name].append(bot.worlds)
