@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import (
+    GONGZHU_STRATEGIES,
     STRATEGIES,
     Bot,
     GameSwitch,
@@ -311,7 +312,7 @@ class _Progress:
 def _strategies(args: argparse.Namespace) -> list[str]:
     names = [s.strip() for s in args.strategies.split(",") if s.strip()]
     gongzhu = args.game == GameKind.GONGZHU.value
-    known = sorted(s for s in STRATEGIES if _plays(s, gongzhu))
+    known = sorted(s for s in STRATEGIES | GONGZHU_STRATEGIES if _plays(s, gongzhu))
     if any(s not in known for s in names) or len(set(names)) < 2:
         raise SystemExit(f"hearts bench bots: --strategies needs two or more of {', '.join(known)}")
     return names

@@ -6,7 +6,7 @@ baseline ``montecarlo-v1``; for Gong Zhu ``gongzhu-heuristic`` and ``gongzhu-mon
 """
 
 from . import gongzhu_heuristic, gongzhu_montecarlo, heuristic, montecarlo, montecarlo_v1, random
-from .base import STRATEGIES, Bot, BotError, GameSwitch, make_bot
+from .base import GONGZHU_STRATEGIES, STRATEGIES, Bot, BotError, GameSwitch, make_bot
 from .gongzhu_heuristic import GongZhuHeuristicBot
 from .gongzhu_montecarlo import GongZhuMonteCarloBot
 from .heuristic import HeuristicBot
@@ -15,6 +15,7 @@ from .montecarlo_v1 import MonteCarloV1Bot
 from .random import RandomBot
 
 __all__ = [
+    "GONGZHU_STRATEGIES",
     "STRATEGIES",
     "Bot",
     "BotError",

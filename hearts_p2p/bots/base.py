@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..engine import Action, HandPhase, SeatView
 
 __all__ = [
+    "GONGZHU_STRATEGIES",
     "GONGZHU_VARIANTS",
     "STRATEGIES",
     "Bot",
@@ -40,13 +41,16 @@ class Bot(Protocol):
 
 BotFactory = Callable[..., Bot]
 STRATEGIES: dict[str, BotFactory] = {}
+# Strategies for Gong Zhu only, kept apart so that nothing offers them to a Hearts table (the
+# names of STRATEGIES play both games through ``make_bot``).
+GONGZHU_STRATEGIES: dict[str, BotFactory] = {}
 
 
-def register(name: str) -> Callable[[BotFactory], BotFactory]:
+def register(name: str, *, gongzhu: bool = False) -> Callable[[BotFactory], BotFactory]:
     """Class decorator: make a strategy available to ``make_bot`` under ``name``."""
 
     def add(factory: BotFactory) -> BotFactory:
-        STRATEGIES[name] = factory
+        (GONGZHU_STRATEGIES if gongzhu else STRATEGIES)[name] = factory
         return factory
 
     return add
@@ -75,15 +79,14 @@ def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
     ``heuristic`` and ``montecarlo`` play both games, choosing by the rules of each view;
     ``random`` plays anything; the ``gongzhu-*`` strategies only Gong Zhu.
     """
-    try:
-        factory = STRATEGIES[name]
-    except KeyError:
-        known = ", ".join(sorted(STRATEGIES))
-        raise BotError(f"no bot strategy {name!r} (known: {known})") from None
-    variant = GONGZHU_VARIANTS.get(name)
-    if variant is None or variant not in STRATEGIES:
+    factory = STRATEGIES.get(name) or GONGZHU_STRATEGIES.get(name)
+    if factory is None:
+        known = ", ".join(sorted(STRATEGIES | GONGZHU_STRATEGIES))
+        raise BotError(f"no bot strategy {name!r} (known: {known})")
+    variant = GONGZHU_STRATEGIES.get(GONGZHU_VARIANTS.get(name, ""))
+    if variant is None:
         return factory(seed, **options)
-    return GameSwitch(name, factory(seed, **options), STRATEGIES[variant](seed, **options))
+    return GameSwitch(name, factory(seed, **options), variant(seed, **options))
 
 
 def check_turn(view: SeatView) -> None:

@@ -18,7 +18,7 @@ def choose_expose(view: SeatView) -> Expose:
     return Expose(tuple(cards_of(chosen)))
 
 
-@register("gongzhu-heuristic")
+@register("gongzhu-heuristic", gongzhu=True)
 class GongZhuHeuristicBot:
     """Rules of thumb. It is deterministic, so ``seed`` is taken only for the common interface."""
 

@@ -73,7 +73,7 @@ def play_out(world: HandState, seat: int, card: int) -> tuple[int, ...]:
     return h.result.points
 
 
-@register("gongzhu-montecarlo")
+@register("gongzhu-montecarlo", gongzhu=True)
 class GongZhuMonteCarloBot:
     """Search by sampling; ``samples`` fixes the worlds per move (deterministic), else a budget."""
 

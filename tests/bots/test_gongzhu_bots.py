@@ -11,6 +11,8 @@ from test_bots_legal import CheckedBot
 
 from hearts_p2p.benchmarks.bots import play_hand
 from hearts_p2p.bots import (
+    GONGZHU_STRATEGIES,
+    STRATEGIES,
     BotError,
     GameSwitch,
     GongZhuHeuristicBot,
@@ -144,6 +146,10 @@ def test_make_bot_plays_the_game_of_the_view() -> None:
             view = SeatView.of(game, 0)
             assert bot.choose(view) in view.legal
     assert isinstance(make_bot("heuristic").hearts, HeuristicBot)  # type: ignore[attr-defined]
+    # The Gong Zhu-only names are not offered where a Hearts table picks its bots.
+    assert set(GONGZHU_STRATEGIES) == {"gongzhu-heuristic", "gongzhu-montecarlo"}
+    assert not set(GONGZHU_STRATEGIES) & set(STRATEGIES)
+    assert isinstance(make_bot("gongzhu-heuristic"), GongZhuHeuristicBot)
     with pytest.raises(BotError, match="plays Gong Zhu, not hearts"):
         make_bot("gongzhu-heuristic").choose(SeatView.of(hearts, 0))
     with pytest.raises(BotError, match="plays Gong Zhu"):
