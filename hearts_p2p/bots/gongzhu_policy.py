@@ -231,7 +231,7 @@ def _follow(h: HandState, seat: int, legal: int, forbidden: tuple[int, ...] | No
     if under:
         if not trick & GONGZHU_SCORING_MASK and _safe_to_play_high(h, seat, led, forbidden):
             return _high(rest & ~_QS or rest)
-        return _high(under)
+        return _high(under & ~_QS or under)  # the pig under a partner's spade: keep it
     rest = rest & ~_QS or rest
     if led == Suit.SPADES and _out(h, seat) & _QS and not last:
         return _low(rest)  # the pig's holder may still drop it on a higher spade

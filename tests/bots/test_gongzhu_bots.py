@@ -240,3 +240,14 @@ def test_a_void_seat_dumps_the_pig_on_the_winner() -> None:
     assert GongZhuHeuristicBot().choose(view_to_act(game)) != PlayCard(c("JD"))
     game = gongzhu_position(gz(partners=True), DEAL_C, {}, plays=plays)
     assert GongZhuHeuristicBot().choose(view_to_act(game)) == PlayCard(c("JD"))
+
+
+def test_the_pig_is_never_dropped_on_a_partner() -> None:
+    # Seat 1 holds Q♠ 6♠ 7♠; seat 3 leads K♠. Alone it drops the pig; as seat 3's partner not.
+    deal = DEAL_C[:]
+    deal[0], deal[1] = deal[0].replace("QS", "8S"), deal[1].replace("8S", "QS")
+    plays = "2C 3C 7C QC KS 2S"
+    game = gongzhu_position(gz(), deal, {}, plays=plays)
+    assert GongZhuHeuristicBot().choose(view_to_act(game)) == PlayCard(c("QS"))
+    game = gongzhu_position(gz(partners=True), deal, {}, plays=plays)
+    assert GongZhuHeuristicBot().choose(view_to_act(game)) == PlayCard(c("7S"))
