@@ -221,29 +221,46 @@ def _count(
 ) -> None:
     result = hand.result
     assert result is not None
+    for s, name in enumerate(lineup):
+        t = tally[name]
+        t.seat_hands += 1
+        t.points += result.points[s]
+        bot = _playing(bots[s], hand.gongzhu)
+        if isinstance(bot, MonteCarloBot | MonteCarloV1Bot | GongZhuMonteCarloBot):
+            t.searches += bot.searches
+            t.search_seconds += bot.search_seconds
+            t.worlds += bot.worlds
+    if hand.gongzhu:
+        _count_gongzhu(hand, lineup, tally)
+    else:
+        _count_hearts(hand, lineup, tally)
+
+
+def _count_hearts(hand: HandState, lineup: tuple[str, ...], tally: dict[str, _Tally]) -> None:
+    result = hand.result
+    assert result is not None
     points = result.points
     n = len(points)
     cards = [(t & POINTS_MASK).bit_count() for t in hand.taken]
     stoppers = _stoppers(hand)
     for s, name in enumerate(lineup):
         t = tally[name]
-        t.seat_hands += 1
-        t.points += points[s]
         t.payoff += (sum(points) - points[s]) / (n - 1) - points[s]
         t.moons_attempted += cards[s] >= NEAR_MOON
         t.moons_completed += result.moon == s
         t.moons_conceded += result.moon is not None and lineup[result.moon] != name
         t.moons_stopped += s in stoppers
-        if hand.gongzhu:
-            t.result += result.results[s]
-            t.pigs += bool(hand.taken[s] >> QUEEN_SPADES & 1)
-            t.sheep += bool(hand.taken[s] >> JACK_DIAMONDS & 1)
-            t.exposed += (hand.exposures[s] or 0).bit_count()
-        bot = _playing(bots[s], hand.gongzhu)
-        if isinstance(bot, MonteCarloBot | MonteCarloV1Bot | GongZhuMonteCarloBot):
-            t.searches += bot.searches
-            t.search_seconds += bot.search_seconds
-            t.worlds += bot.worlds
+
+
+def _count_gongzhu(hand: HandState, lineup: tuple[str, ...], tally: dict[str, _Tally]) -> None:
+    result = hand.result
+    assert result is not None
+    for s, name in enumerate(lineup):
+        t = tally[name]
+        t.result += result.results[s]
+        t.pigs += bool(hand.taken[s] >> QUEEN_SPADES & 1)
+        t.sheep += bool(hand.taken[s] >> JACK_DIAMONDS & 1)
+        t.exposed += (hand.exposures[s] or 0).bit_count()
 
 
 def _playing(bot: Bot, gongzhu: bool) -> Bot:
@@ -619,7 +636,7 @@ def render(r: dict[str, Any]) -> str:
     gongzhu = r["game"] == GameKind.GONGZHU.value
     rules = r["rules"] if gongzhu else f"{r['players']} players, {r['preset']} rules"
     payoff = (
-        "result = own × (N − 1) − the others' (the seed's formula); higher is better for both"
+        "points and result = own × (N − 1) − others' (the seed's formula): higher is better"
         if gongzhu
         else "payoff = others' mean − own, higher is better"
     )
