@@ -98,9 +98,8 @@ def _trick_mask(h: HandState) -> int:
     return m
 
 
-def _winner_with(h: HandState, card: int) -> int:
-    """The index in the trick of the card winning it so far, once ``card`` is added."""
-    trick = [*h.trick, card]
+def _winning_index(h: HandState, trick: list[int]) -> int:
+    """The index of the card winning ``trick`` so far (under 同色垫牌, the first off-colour one)."""
     led = trick[0] // 13
     if h.rules.same_colour_discard:
         for i, c in enumerate(trick):
@@ -114,23 +113,14 @@ def _winner_with(h: HandState, card: int) -> int:
 
 
 def _takes(h: HandState, card: int) -> bool:
-    return _winner_with(h, card) == len(h.trick)
+    """Whether ``card`` would win the trick so far."""
+    return _winning_index(h, [*h.trick, card]) == len(h.trick)
 
 
 def _winner_seat(h: HandState) -> int:
     """The seat winning the trick so far."""
     assert h.trick_leader is not None
-    trick = h.trick
-    led = trick[0] // 13
-    idx = 0
-    off = [i for i, c in enumerate(trick) if (c // 13 ^ led) & 1]
-    if h.rules.same_colour_discard and off:
-        idx = off[0]
-    else:
-        for i, c in enumerate(trick):
-            if c // 13 == led and c > trick[idx]:
-                idx = i
-    return (h.trick_leader + idx) % h.n
+    return (h.trick_leader + _winning_index(h, h.trick)) % h.n
 
 
 def gongzhu_card(h: HandState, seat: int, forbidden: tuple[int, ...] | None = None) -> int:
