@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from hearts_p2p.bots import Bot
 from hearts_p2p.cards import mask_of, parse_cards
-from hearts_p2p.engine import Expose, Game, HandState, PlayCard, SeatView
+from hearts_p2p.engine import Action, Expose, Game, HandState, PlayCard, SeatView
 from hearts_p2p.rules import Rules
 
 
@@ -46,3 +47,16 @@ def gongzhu_position(
     for card in parse_cards(plays):
         game.apply(game.to_act()[0], PlayCard(card))
     return game
+
+
+class CheckedBot:
+    """Wraps a bot and fails the test on any action outside ``view.legal``."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+
+    def choose(self, view: SeatView) -> Action:
+        action = self.bot.choose(view)
+        assert action in view.legal, (self.name, view.seat, action)
+        return action

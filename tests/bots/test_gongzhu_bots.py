@@ -6,8 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bots_helpers import gongzhu_position, view_to_act
-from test_bots_legal import CheckedBot
+from bots_helpers import CheckedBot, gongzhu_position, view_to_act
 
 from hearts_p2p.benchmarks.bots import play_hand
 from hearts_p2p.bots import (
@@ -44,7 +43,7 @@ OPTIONS: dict[str, dict[str, bool]] = {
 
 
 def gz(players: int = 4, **options: bool) -> Rules:
-    return Rules(game=GameKind.GONGZHU, players=players, **options)  # type: ignore[arg-type]
+    return Rules(game=GameKind.GONGZHU, players=players, **options)
 
 
 def c(text: str) -> Card:
@@ -70,7 +69,7 @@ DEAL_C = [
 def _lineup(players: int, seed: int, names: tuple[str, ...]) -> list[CheckedBot]:
     def bot(name: str, s: int) -> CheckedBot:
         options = {"samples": 2} if "montecarlo" in name else {}
-        return CheckedBot(make_bot(name, seed * 10 + s, **options))  # type: ignore[arg-type]
+        return CheckedBot(make_bot(name, seed * 10 + s, **options))
 
     return [bot(names[(s + seed) % len(names)], s) for s in range(players)]
 
@@ -94,7 +93,7 @@ def test_heuristic_tables_play_legally_across_many_deals(option: str) -> None:
         rules = gz(players, **OPTIONS[option])
         for d in range(30):
             deal = deal_hands(rules, d % 5 + 1, random.Random(d))
-            bots = [CheckedBot(GongZhuHeuristicBot()) for _ in range(players)]  # type: ignore[arg-type]
+            bots = [CheckedBot(GongZhuHeuristicBot()) for _ in range(players)]
             play_hand(rules, d % 5 + 1, deal, bots)
 
 
@@ -118,8 +117,8 @@ def test_montecarlo_is_deterministic_with_a_sample_count(players: int, option: s
     deal = deal_hands(rules, 2, random.Random(5 + players))
     first = [GongZhuMonteCarloBot(9 + s, samples=3) for s in range(players)]
     second = [GongZhuMonteCarloBot(9 + s, samples=3) for s in range(players)]
-    a = play_hand(rules, 2, deal, [CheckedBot(b) for b in first])  # type: ignore[arg-type]
-    b = play_hand(rules, 2, deal, [CheckedBot(b) for b in second])  # type: ignore[arg-type]
+    a = play_hand(rules, 2, deal, [CheckedBot(b) for b in first])
+    b = play_hand(rules, 2, deal, [CheckedBot(b) for b in second])
     assert [t.cards for t in a.tricks] == [t.cards for t in b.tricks]
     assert a.exposures == b.exposures
     assert all(bot.worlds == 3 * bot.searches > 0 for bot in first)
