@@ -5,6 +5,10 @@ equally often and the luck of the deal cancels out; a deal is the unit of the st
 seat-hands are not independent). The payoff is zero-sum: the mean of the others' points minus
 one's own, so positive is good. ``--speed`` instead measures how many worlds the Monte-Carlo bots
 search in the same move budget, on the same positions, in the same run.
+
+``--game gongzhu`` plays Gong Zhu deals the same way: points are Gong Zhu scores (higher is
+better) and the payoff is the seed's result formula (own score × (N − 1) − the others'), which
+is zero-sum too; the comparisons are on it.
 """
 
 from __future__ import annotations
@@ -20,12 +24,22 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import STRATEGIES, Bot, MonteCarloBot, MonteCarloV1Bot, make_bot
+from ..bots import (
+    GONGZHU_STRATEGIES,
+    STRATEGIES,
+    Bot,
+    GameSwitch,
+    GongZhuMonteCarloBot,
+    MonteCarloBot,
+    MonteCarloV1Bot,
+    make_bot,
+)
 from ..bots.candidates import distinct_plays
 from ..bots.heuristic import HeuristicBot
 from ..bots.knowledge import POINTS_MASK, knowledge_of
+from ..cards import JACK_DIAMONDS, QUEEN_SPADES
 from ..engine import Action, Game, HandPhase, HandState, SeatView, deal_hands
-from ..rules import PRESETS, Rules
+from ..rules import PRESETS, GameKind, Rules
 
 # (better, worse): how many points per hand ``better`` must save against ``worse`` (issues 6, 14).
 TARGETS = {
@@ -34,7 +48,23 @@ TARGETS = {
     ("montecarlo-v1", "heuristic"): 1.0,
     ("montecarlo", "montecarlo-v1"): 1.0,
 }
+# Gong Zhu: how much of the result formula per hand ``better`` must gain against ``worse``.
+GONGZHU_TARGETS = {
+    ("heuristic", "random"): 200.0,
+    ("montecarlo", "heuristic"): 20.0,
+    ("gongzhu-heuristic", "random"): 200.0,
+    ("gongzhu-montecarlo", "gongzhu-heuristic"): 20.0,
+}
+GONGZHU_OPTIONS = (
+    "expose_all",
+    "expose_all_but_sheep",
+    "hearts_by_rank",
+    "force_fourth",
+    "same_colour_discard",
+    "partners",
+)
 MONTECARLO = ("montecarlo-v1", "montecarlo")  # the searching strategies, oldest first
+_SEARCHING = (*MONTECARLO, "gongzhu-montecarlo")
 SPEED_TARGET = 4.0  # the new search must reach this many times v1's worlds per move (issue 14)
 # A seat that took this many of the 14 point cards went for the moon; with someone else taking
 # the rest, the moon was stopped.
@@ -43,6 +73,17 @@ _Z95 = 1.96
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game",
+        choices=[g.value for g in GameKind],
+        default=GameKind.HEARTS.value,
+        help="the game to play (default hearts)",
+    )
+    parser.add_argument(
+        "--options",
+        default="",
+        help=f"Gong Zhu: comma-separated options to turn on ({', '.join(GONGZHU_OPTIONS)})",
+    )
     parser.add_argument("--hands", type=int, default=2000, help="deals to play (default 2000)")
     parser.add_argument(
         "--strategies",
@@ -98,6 +139,11 @@ class _Tally:
     search_seconds: float = 0.0
     worlds: int = 0
     move_seconds: list[float] = field(default_factory=list)
+    # Gong Zhu: the result formula, and how often the pig and the sheep were taken or exposed.
+    result: float = 0.0
+    pigs: int = 0
+    sheep: int = 0
+    exposed: int = 0
 
 
 class _Timed:
@@ -139,7 +185,7 @@ def play_hand(rules: Rules, number: int, deal: Sequence[int], bots: Sequence[Bot
 
 
 def _bot(name: str, seed: int, budget_ms: float, samples: int | None) -> Bot:
-    if name in MONTECARLO:
+    if name in _SEARCHING:
         return make_bot(name, seed, budget_ms=budget_ms, samples=samples)
     return make_bot(name, seed)
 
@@ -175,24 +221,53 @@ def _count(
 ) -> None:
     result = hand.result
     assert result is not None
+    for s, name in enumerate(lineup):
+        t = tally[name]
+        t.seat_hands += 1
+        t.points += result.points[s]
+        bot = _playing(bots[s], hand.gongzhu)
+        if isinstance(bot, MonteCarloBot | MonteCarloV1Bot | GongZhuMonteCarloBot):
+            t.searches += bot.searches
+            t.search_seconds += bot.search_seconds
+            t.worlds += bot.worlds
+    if hand.gongzhu:
+        _count_gongzhu(hand, lineup, tally)
+    else:
+        _count_hearts(hand, lineup, tally)
+
+
+def _count_hearts(hand: HandState, lineup: tuple[str, ...], tally: dict[str, _Tally]) -> None:
+    result = hand.result
+    assert result is not None
     points = result.points
     n = len(points)
     cards = [(t & POINTS_MASK).bit_count() for t in hand.taken]
     stoppers = _stoppers(hand)
     for s, name in enumerate(lineup):
         t = tally[name]
-        t.seat_hands += 1
-        t.points += points[s]
         t.payoff += (sum(points) - points[s]) / (n - 1) - points[s]
         t.moons_attempted += cards[s] >= NEAR_MOON
         t.moons_completed += result.moon == s
         t.moons_conceded += result.moon is not None and lineup[result.moon] != name
         t.moons_stopped += s in stoppers
-        bot = bots[s]
-        if isinstance(bot, MonteCarloBot | MonteCarloV1Bot):
-            t.searches += bot.searches
-            t.search_seconds += bot.search_seconds
-            t.worlds += bot.worlds
+
+
+def _count_gongzhu(hand: HandState, lineup: tuple[str, ...], tally: dict[str, _Tally]) -> None:
+    result = hand.result
+    assert result is not None
+    for s, name in enumerate(lineup):
+        t = tally[name]
+        t.result += result.results[s]
+        t.pigs += bool(hand.taken[s] >> QUEEN_SPADES & 1)
+        t.sheep += bool(hand.taken[s] >> JACK_DIAMONDS & 1)
+        t.exposed += (hand.exposures[s] or 0).bit_count()
+
+
+def _playing(bot: Bot, gongzhu: bool) -> Bot:
+    """The bot that plays the game, inside one that plays both."""
+    if isinstance(bot, GameSwitch):
+        return bot.gongzhu if gongzhu else bot.hearts
+    return bot
 
 
 def _stoppers(hand: HandState) -> set[int]:
@@ -253,15 +328,36 @@ class _Progress:
 
 def _strategies(args: argparse.Namespace) -> list[str]:
     names = [s.strip() for s in args.strategies.split(",") if s.strip()]
-    unknown = [s for s in names if s not in STRATEGIES]
-    if unknown or len(set(names)) < 2:
-        raise SystemExit(
-            f"hearts bench bots: --strategies needs two or more of {', '.join(sorted(STRATEGIES))}"
-        )
+    gongzhu = args.game == GameKind.GONGZHU.value
+    known = sorted(s for s in STRATEGIES | GONGZHU_STRATEGIES if _plays(s, gongzhu))
+    if any(s not in known for s in names) or len(set(names)) < 2:
+        raise SystemExit(f"hearts bench bots: --strategies needs two or more of {', '.join(known)}")
     return names
 
 
+def _plays(strategy: str, gongzhu: bool) -> bool:
+    """Whether ``strategy`` plays the game: Gong Zhu needs a Gong Zhu variant or ``random``."""
+    if strategy in ("random", "heuristic", "montecarlo"):
+        return True
+    return strategy.startswith("gongzhu-") == gongzhu
+
+
 def _rules(args: argparse.Namespace) -> Rules:
+    if args.game == GameKind.GONGZHU.value:
+        options = [o.strip() for o in args.options.split(",") if o.strip()]
+        unknown = [o for o in options if o not in GONGZHU_OPTIONS]
+        if unknown or args.preset != "standard" or args.players not in (4, 5):
+            raise SystemExit(
+                "hearts bench bots: --game gongzhu takes 4 or 5 --players, no --preset, and "
+                f"--options from {', '.join(GONGZHU_OPTIONS)}"
+            )
+        try:
+            flags: dict[str, Any] = dict.fromkeys(options, True)
+            return Rules(game=GameKind.GONGZHU, players=args.players, **flags)
+        except ValueError as e:
+            raise SystemExit(f"hearts bench bots: {e}") from None
+    if args.options:
+        raise SystemExit("hearts bench bots: --options are Gong Zhu's (with --game gongzhu)")
     return Rules(**{**PRESETS[args.preset].to_dict(), "players": args.players, "target": 0})
 
 
@@ -269,11 +365,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.jobs < 1:
         raise SystemExit("hearts bench bots: --jobs must be at least 1")
     if args.speed:
+        if args.game != GameKind.HEARTS.value:
+            raise SystemExit("hearts bench bots: --speed compares the Hearts searches only")
         return run_speed(args)
     names = _strategies(args)
     if args.hands < 2:
         raise SystemExit("hearts bench bots: --hands must be at least 2")
     rules = _rules(args)
+    targets = GONGZHU_TARGETS if rules.is_gongzhu else TARGETS
     setup = _Setup(
         rules, tuple(lineups(names, args.players)), args.seed, args.samples, args.budget_ms
     )
@@ -282,21 +381,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     tallies = list(_tallies(setup, args.hands, args.jobs, progress.step))
     progress.close()
     wall = time.perf_counter() - start
-    strategies = {name: _figures(name, tallies) for name in dict.fromkeys(names)}
+    strategies = {name: _figures(name, tallies, rules.is_gongzhu) for name in dict.fromkeys(names)}
+    compare = _compare_results if rules.is_gongzhu else _compare
     comparisons = [
-        _compare(better, worse, target, tallies, strategies)
-        for (better, worse), target in TARGETS.items()
+        compare(better, worse, target, tallies, strategies)
+        for (better, worse), target in targets.items()
         if better in strategies and worse in strategies
     ]
     return {
         "benchmark": "bots",
+        "game": rules.game.value,
+        "rules": rules.summary(),
         "players": args.players,
         "preset": args.preset,
         "deals": args.hands,
         "table_hands": args.hands * len(setup.lineups),
         "lineups": [list(lu) for lu in setup.lineups],
         "seed": args.seed,
-        "montecarlo": _montecarlo_setting(args) if set(MONTECARLO) & set(names) else None,
+        "montecarlo": _montecarlo_setting(args) if set(_SEARCHING) & set(names) else None,
         "jobs": args.jobs,
         "wall_seconds": round(wall, 2),
         "parent_cpu_seconds": round(time.process_time() - cpu, 2),
@@ -320,22 +422,27 @@ def _tallies(
             step(d + 1)
 
 
-def _figures(name: str, tallies: Sequence[dict[str, _Tally]]) -> dict[str, Any]:
+def _figures(name: str, tallies: Sequence[dict[str, _Tally]], gongzhu: bool) -> dict[str, Any]:
     mine = [t[name] for t in tallies]
     points = estimate([t.points / t.seat_hands for t in mine])
     figures: dict[str, Any] = {
         "points_per_hand": points["mean"],
         "ci95": points["ci95"],
         "points": points,
-        "payoff": estimate([t.payoff / t.seat_hands for t in mine]),
         "seat_hands": sum(t.seat_hands for t in mine),
-        "moons": {
+    }
+    if gongzhu:
+        figures["result"] = estimate([t.result / t.seat_hands for t in mine])
+        figures["taken"] = {"pig": sum(t.pigs for t in mine), "sheep": sum(t.sheep for t in mine)}
+        figures["cards_exposed"] = sum(t.exposed for t in mine)
+    else:
+        figures["payoff"] = estimate([t.payoff / t.seat_hands for t in mine])
+        figures["moons"] = {
             "attempted": sum(t.moons_attempted for t in mine),
             "completed": sum(t.moons_completed for t in mine),
             "conceded": sum(t.moons_conceded for t in mine),
             "stopped": sum(t.moons_stopped for t in mine),
-        },
-    }
+        }
     moves = [s for t in mine for s in t.move_seconds]
     if moves:
         figures["ms_per_move"] = {
@@ -351,6 +458,35 @@ def _figures(name: str, tallies: Sequence[dict[str, _Tally]]) -> dict[str, Any]:
         figures["worlds_per_searched_move"] = round(worlds / searches, 1)
         figures["worlds_per_second"] = round(worlds / seconds) if seconds else None
     return figures
+
+
+def _compare_results(
+    better: str,
+    worse: str,
+    target: float,
+    tallies: Sequence[dict[str, _Tally]],
+    strategies: dict[str, dict[str, Any]],
+) -> dict[str, Any]:
+    """Gong Zhu: how much of the result formula per hand ``better`` gains over ``worse``."""
+    diffs = [
+        t[better].result / t[better].seat_hands - t[worse].result / t[worse].seat_hands
+        for t in tallies
+    ]
+    gained = estimate(diffs)
+    rb, rw = strategies[better]["result"], strategies[worse]["result"]
+    apart = rb["interval"][0] > rw["interval"][1]
+    return {
+        "better": better,
+        "worse": worse,
+        "result_gained_per_hand": gained["mean"],
+        "se": gained["se"],
+        "ci95": gained["ci95"],
+        "interval": gained["interval"],
+        "target": target,
+        "ratio_to_target": round(gained["mean"] / target, 3),
+        "intervals_apart": apart,
+        "meets_target": gained["mean"] >= target and apart,
+    }
 
 
 def _compare(
@@ -435,7 +571,7 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
     for i, view in enumerate(views):
         # Alternate who goes first, so a change in the machine's load falls on both alike.
         for name in MONTECARLO if i % 2 == 0 else MONTECARLO[::-1]:
-            bot = _bot(name, args.seed + i, args.budget_ms, args.samples)
+            bot = _playing(_bot(name, args.seed + i, args.budget_ms, args.samples), False)
             assert isinstance(bot, MonteCarloBot | MonteCarloV1Bot)
             bot.choose(view)
             worlds[name].append(bot.worlds)
@@ -497,43 +633,70 @@ def render(r: dict[str, Any]) -> str:
         budget = f"; Monte-Carlo at {mc['samples']} worlds/move"
     else:
         budget = f"; Monte-Carlo at {mc['budget_ms']:g} ms/move"
+    gongzhu = r["game"] == GameKind.GONGZHU.value
+    rules = r["rules"] if gongzhu else f"{r['players']} players, {r['preset']} rules"
+    payoff = (
+        "points and result = own × (N − 1) − others' (the seed's formula): higher is better"
+        if gongzhu
+        else "payoff = others' mean − own, higher is better"
+    )
     lines = [
-        f"bots: {r['deals']} duplicate deals ({r['table_hands']} hands), {r['players']} players, "
-        f"{r['preset']} rules, seed {r['seed']}",
+        f"bots: {r['deals']} duplicate deals ({r['table_hands']} hands), {rules}, seed {r['seed']}",
         f"  tables: {'; '.join(' '.join(lu) for lu in r['lineups'])}",
         f"  {r['wall_seconds']} s wall with {r['jobs']} job(s){budget}",
-        "  per hand, mean ± 95% CI (standard error); payoff = others' mean − own, higher is better",
+        f"  per hand, mean ± 95% CI (standard error); {payoff}",
     ]
     for name, s in r["strategies"].items():
-        p, z, m = s["points"], s["payoff"], s["moons"]
+        lines += _render_strategy(name, s, gongzhu)
+    for c in r["comparisons"]:
+        verdict = "meets" if c["meets_target"] else "MISSES"
+        apart = "apart" if c["intervals_apart"] else "overlapping"
+        if gongzhu:
+            what = f"gains {c['result_gained_per_hand']:.1f} ± {c['ci95']:.1f} result/hand over"
+        else:
+            what = f"saves {c['points_saved_per_hand']:.3f} ± {c['ci95']:.3f} points/hand against"
         lines.append(
+            f"  {c['better']} {what} {c['worse']}: {c['ratio_to_target']}× the target of "
+            f"{c['target']} ({apart} intervals): {verdict} it"
+        )
+    return "\n".join(lines)
+
+
+def _render_strategy(name: str, s: dict[str, Any], gongzhu: bool) -> list[str]:
+    p = s["points"]
+    if gongzhu:
+        z, t = s["result"], s["taken"]
+        lines = [
+            f"  {name:<13} points {p['mean']:+8.2f} ± {p['ci95']:.2f} ({p['se']:.2f})  "
+            f"result {z['mean']:+8.2f} ± {z['ci95']:.2f} ({z['se']:.2f})  "
+            f"[{s['seat_hands']} seat-hands]"
+        ]
+        line = (
+            f"  {'':<13} took the pig {t['pig']}, the sheep {t['sheep']} times; "
+            f"exposed {s['cards_exposed']} cards"
+        )
+    else:
+        z, m = s["payoff"], s["moons"]
+        lines = [
             f"  {name:<13} points {p['mean']:7.3f} ± {p['ci95']:.3f} ({p['se']:.3f})  "
             f"payoff {z['mean']:+7.3f} ± {z['ci95']:.3f} ({z['se']:.3f})  "
             f"[{s['seat_hands']} seat-hands]"
-        )
+        ]
         line = (
             f"  {'':<13} moons attempted {m['attempted']}, completed {m['completed']}, "
             f"conceded {m['conceded']}, stopped {m['stopped']}"
         )
-        if "ms_per_move" in s:
-            t = s["ms_per_move"]
-            line += f"; ms/move p50 {t['p50']:g}, p99 {t['p99']:g}"
-        lines.append(line)
-        if "ms_per_searched_move" in s:
-            lines.append(
-                f"  {'':<13} {s['worlds_per_searched_move']:g} worlds and "
-                f"{s['ms_per_searched_move']} ms wall per searched move, "
-                f"{s['worlds_per_second']} worlds/s"
-            )
-    for c in r["comparisons"]:
-        verdict = "meets" if c["meets_target"] else "MISSES"
-        apart = "apart" if c["intervals_apart"] else "overlapping"
+    if "ms_per_move" in s:
+        t = s["ms_per_move"]
+        line += f"; ms/move p50 {t['p50']:g}, p99 {t['p99']:g}"
+    lines.append(line)
+    if "ms_per_searched_move" in s:
         lines.append(
-            f"  {c['better']} saves {c['points_saved_per_hand']:.3f} ± {c['ci95']:.3f} "
-            f"points/hand against {c['worse']}: {c['ratio_to_target']}× the target of "
-            f"{c['target']} ({apart} intervals): {verdict} it"
+            f"  {'':<13} {s['worlds_per_searched_move']:g} worlds and "
+            f"{s['ms_per_searched_move']} ms wall per searched move, "
+            f"{s['worlds_per_second']} worlds/s"
         )
-    return "\n".join(lines)
+    return lines
 
 
 def _render_speed(r: dict[str, Any]) -> str:

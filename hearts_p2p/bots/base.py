@@ -12,7 +12,16 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..engine import Action, HandPhase, SeatView
 
-__all__ = ["STRATEGIES", "Bot", "BotError", "make_bot", "register"]
+__all__ = [
+    "GONGZHU_STRATEGIES",
+    "GONGZHU_VARIANTS",
+    "STRATEGIES",
+    "Bot",
+    "BotError",
+    "GameSwitch",
+    "make_bot",
+    "register",
+]
 
 
 class BotError(ValueError):
@@ -32,29 +41,52 @@ class Bot(Protocol):
 
 BotFactory = Callable[..., Bot]
 STRATEGIES: dict[str, BotFactory] = {}
+# Strategies for Gong Zhu only, kept apart so that nothing offers them to a Hearts table (the
+# names of STRATEGIES play both games through ``make_bot``).
+GONGZHU_STRATEGIES: dict[str, BotFactory] = {}
 
 
-def register(name: str) -> Callable[[BotFactory], BotFactory]:
+def register(name: str, *, gongzhu: bool = False) -> Callable[[BotFactory], BotFactory]:
     """Class decorator: make a strategy available to ``make_bot`` under ``name``."""
 
     def add(factory: BotFactory) -> BotFactory:
-        STRATEGIES[name] = factory
+        (GONGZHU_STRATEGIES if gongzhu else STRATEGIES)[name] = factory
         return factory
 
     return add
+
+
+# The Gong Zhu strategy that plays for a Hearts one when the table plays Gong Zhu.
+GONGZHU_VARIANTS = {"heuristic": "gongzhu-heuristic", "montecarlo": "gongzhu-montecarlo"}
+
+
+class GameSwitch:
+    """One strategy name for both games: each view goes to the bot of the game it shows."""
+
+    def __init__(self, name: str, hearts: Bot, gongzhu: Bot) -> None:
+        self.name = name
+        self.hearts = hearts
+        self.gongzhu = gongzhu
+
+    def choose(self, view: SeatView) -> Action:
+        return (self.gongzhu if view.rules.is_gongzhu else self.hearts).choose(view)
 
 
 def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
     """A new bot of strategy ``name`` (``random``, ``heuristic``, ``montecarlo``, ...).
 
     ``options`` go to the strategy (the Monte-Carlo bots take ``budget_ms`` and ``samples``).
+    ``heuristic`` and ``montecarlo`` play both games, choosing by the rules of each view;
+    ``random`` plays anything; the ``gongzhu-*`` strategies only Gong Zhu.
     """
-    try:
-        factory = STRATEGIES[name]
-    except KeyError:
-        known = ", ".join(sorted(STRATEGIES))
-        raise BotError(f"no bot strategy {name!r} (known: {known})") from None
-    return factory(seed, **options)
+    factory = STRATEGIES.get(name) or GONGZHU_STRATEGIES.get(name)
+    if factory is None:
+        known = ", ".join(sorted(STRATEGIES | GONGZHU_STRATEGIES))
+        raise BotError(f"no bot strategy {name!r} (known: {known})")
+    variant = GONGZHU_STRATEGIES.get(GONGZHU_VARIANTS.get(name, ""))
+    if variant is None:
+        return factory(seed, **options)
+    return GameSwitch(name, factory(seed, **options), variant(seed, **options))
 
 
 def check_turn(view: SeatView) -> None:

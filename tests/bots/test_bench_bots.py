@@ -126,3 +126,56 @@ def test_bad_options_are_refused() -> None:
         bench.run(_args(strategies="heuristic"))
     with pytest.raises(SystemExit, match="--positions"):
         bench.run(_args(speed=True, positions=0))
+
+
+def test_gongzhu_run_reports_points_and_the_result_formula() -> None:
+    r = bench.run(_args(game="gongzhu", hands=4, strategies="heuristic,random"))
+    assert r["game"] == "gongzhu" and r["table_hands"] == 8
+    h, x = r["strategies"]["heuristic"], r["strategies"]["random"]
+    for s in (h, x):
+        assert s["seat_hands"] == 16 and "moons" not in s
+        z = s["result"]
+        assert z["interval"][0] <= z["mean"] <= z["interval"][1]
+        assert s["taken"]["pig"] <= 16
+    # The seed's formula is zero-sum: with two seats each, the two strategies' means cancel.
+    assert abs(h["result"]["mean"] + x["result"]["mean"]) < 0.01
+    # Every hand one seat takes the pig.
+    assert h["taken"]["pig"] + x["taken"]["pig"] == 8
+    (c,) = r["comparisons"]
+    assert (c["better"], c["worse"], c["target"]) == ("heuristic", "random", 200.0)
+    assert c["ratio_to_target"] == round(c["result_gained_per_hand"] / 200.0, 3)
+    text = bench.render(r)
+    assert "Gong Zhu, 4 players" in text and "result/hand over random" in text
+    json.dumps(r)
+
+
+def test_gongzhu_run_with_montecarlo_five_players_and_options() -> None:
+    r = bench.run(
+        _args(
+            game="gongzhu",
+            hands=2,
+            players=5,
+            options="same_colour_discard,force_fourth",
+            strategies="montecarlo,heuristic",
+            samples=2,
+        )
+    )
+    assert "same-colour discards" in r["rules"] and "fourth forced" in r["rules"]
+    mc = r["strategies"]["montecarlo"]
+    assert mc["worlds_per_searched_move"] == 2 and mc["ms_per_searched_move"] > 0
+    assert "2 worlds/move" in bench.render(r)
+
+
+def test_gongzhu_bad_options_are_refused() -> None:
+    with pytest.raises(SystemExit, match="--strategies"):
+        bench.run(_args(game="gongzhu", strategies="montecarlo-v1,heuristic"))
+    with pytest.raises(SystemExit, match="--options from"):
+        bench.run(_args(game="gongzhu", options="moon"))
+    with pytest.raises(SystemExit, match="4 or 5 --players"):
+        bench.run(_args(game="gongzhu", players=3))
+    with pytest.raises(SystemExit, match="partners needs 4 players"):
+        bench.run(_args(game="gongzhu", players=5, options="partners"))
+    with pytest.raises(SystemExit, match="Gong Zhu's"):
+        bench.run(_args(options="partners"))
+    with pytest.raises(SystemExit, match="--speed"):
+        bench.run(_args(game="gongzhu", speed=True))

@@ -9,10 +9,10 @@ import pytest
 
 from hearts_p2p.benchmarks.bots import play_hand
 from hearts_p2p.bots import BotError, HeuristicBot, MonteCarloBot, RandomBot, make_bot
-from hearts_p2p.engine import Action, ChooseMoon, Game, HandPhase, HandState, SeatView, deal_hands
+from hearts_p2p.engine import ChooseMoon, Game, HandPhase, HandState, SeatView, deal_hands
 from hearts_p2p.rules import Moon, Rules
 
-from .bots_helpers import view_to_act
+from .bots_helpers import CheckedBot, view_to_act
 
 OPTIONS = {
     "standard": {},
@@ -24,19 +24,6 @@ OPTIONS = {
     "queen breaks": {"queen_breaks_hearts": True},
     "no passing": {"passing": False},
 }
-
-
-class CheckedBot:
-    """Wraps a bot and fails the test on any action outside ``view.legal``."""
-
-    def __init__(self, bot: RandomBot | HeuristicBot | MonteCarloBot) -> None:
-        self.bot = bot
-        self.name = bot.name
-
-    def choose(self, view: SeatView) -> Action:
-        action = self.bot.choose(view)
-        assert action in view.legal, (self.name, view.seat, action)
-        return action
 
 
 def _lineup(players: int, seed: int) -> list[CheckedBot]:
