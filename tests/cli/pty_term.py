@@ -166,11 +166,12 @@ def _controlling_tty() -> None:
 
 
 def hand_cards(line: str) -> list[str]:
-    """``♣ 3 4 9   ♦ Q`` → ``['3c', '4c', '9c', 'qd']`` (brackets marking legal cards dropped)."""
+    """``♣ 3 4 9   ♦ Q*`` → ``['3c', '4c', '9c', 'qd']`` (the marks of legal and received cards
+    dropped)."""
     out = []
     for group in line.strip().split("   "):
         suit, *ranks = group.split()
-        out += [r.strip("[]").lower() + SUITS[suit] for r in ranks]
+        out += [r.strip("[]*").lower() + SUITS[suit] for r in ranks]
     return out
 
 
