@@ -10,12 +10,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hearts_p2p.bots import STRATEGIES
 from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig
 from hearts_p2p.netif import ENV_INTERFACE, interfaces_from
 from hearts_p2p.node.session import PeerOptions
 from hearts_p2p.node.store import default_data_dir
 from hearts_p2p.rules import PRESETS, Moon, Rules, RulesError, Ties
+
+from .levels import CHOICES, Level
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -47,8 +48,8 @@ def add_parsers(
         description="Host a table on the LAN and fill every other seat with bot peers, so the "
         "game starts at once: you against three bots. Use --humans to keep seats for friends.",
         epilog="examples:\n  hearts play --name Ada\n  hearts play --name Ada --moon choice "
-        "--target 50\n  hearts play --humans 1 --interface eth0   (one friend joins)\n\n"
-        + GAME_EXIT_CODES,
+        "--target 50\n  hearts play --bot-level hard\n"
+        "  hearts play --humans 1 --interface eth0   (one friend joins)\n\n" + GAME_EXIT_CODES,
         formatter_class=_HelpFormatter,
     )
     _common(play)
@@ -64,7 +65,7 @@ def add_parsers(
         metavar="K",
         help="keep K seats for people who join (default 0)",
     )
-    _bot_choice(play, "--bot-strategy")
+    _bot_choice(play, "--bot-strategy", "--bot-level")
     _bot_delay(play)
     play.set_defaults(func=run["play"])
 
@@ -83,7 +84,7 @@ def add_parsers(
     host.add_argument(
         "--headless", action="store_true", help="a bot plays your seat too (no input)"
     )
-    _bot_choice(host, "--bot-strategy")
+    _bot_choice(host, "--bot-strategy", "--bot-level")
     _bot_delay(host)
     host.set_defaults(func=run["host"])
 
@@ -105,14 +106,14 @@ def add_parsers(
         "bot",
         help="run a headless bot peer",
         description="Join a table as a bot: a real peer with its own key, playing on its own.",
-        epilog="example:\n  hearts bot Friday --strategy montecarlo --interface eth0\n\n"
-        + GAME_EXIT_CODES,
+        epilog="examples:\n  hearts bot Friday --level hard --interface eth0\n"
+        "  hearts bot Friday --strategy montecarlo --interface eth0\n\n" + GAME_EXIT_CODES,
         formatter_class=_HelpFormatter,
     )
     _common(bot)
     bot.add_argument("table", nargs="?", help="table name or id prefix")
     bot.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
-    _bot_choice(bot, "--strategy")
+    _bot_choice(bot, "--strategy", "--level")
     bot.add_argument("--seed", type=int, help="seed for a reproducible bot")
     bot.add_argument(
         "--delay",
@@ -193,13 +194,20 @@ def _rules(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ties", choices=[t.value for t in Ties], help="shared or play_on")
 
 
-def _bot_choice(p: argparse.ArgumentParser, flag: str) -> None:
+def _bot_choice(p: argparse.ArgumentParser, flag: str, level_flag: str) -> None:
+    p.add_argument(
+        level_flag,
+        dest="strategy",
+        choices=[level.value for level in Level],
+        help="how well the bots play: easy (rules of thumb), medium (a short Monte-Carlo "
+        "search), hard (the full Monte-Carlo search); shown in their names",
+    )
     p.add_argument(
         flag,
         dest="strategy",
-        choices=sorted(STRATEGIES),
+        choices=CHOICES,
         default="heuristic",
-        help="bot strategy (heuristic)",
+        help="bot strategy or level (heuristic)",
     )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import trio
 
-from hearts_p2p.bots import BotError, make_bot
+from hearts_p2p.bots import BotError
 from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.frontend import FrontEnd
 from hearts_p2p.game import Status
@@ -30,6 +30,7 @@ from hearts_p2p.rules import PRESETS, RulesError
 
 from .args import BOT_DELAY, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
+from .levels import bot_for, level_name
 from .render import Screen
 from .terminal import TerminalSeat, stdin_lines
 
@@ -179,7 +180,7 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
         return await host_game(opts, rules, table[:32], front, spec, task_status=task_status)
 
     if args.headless:
-        return _headless(args, opts, start, BotSeat(make_bot(args.strategy, 0)))
+        return _headless(args, opts, start, BotSeat(bot_for(args.strategy, 0)))
     return _with_terminal(args, opts, start)
 
 
@@ -227,9 +228,10 @@ def run_bot(args: argparse.Namespace) -> int:
     opts = _setup(args, is_bot=True)
     if isinstance(opts, int):
         return opts
+    opts.name = level_name(opts.name, args.strategy)
     try:
         peer = peer_from(args.peer)
-        bot = make_bot(args.strategy, args.seed if args.seed is not None else 0)
+        bot = bot_for(args.strategy, args.seed if args.seed is not None else 0)
         if args.delay < 0:
             raise ValueError("--delay must not be negative")
     except (ValueError, BotError) as e:
