@@ -206,9 +206,9 @@ def _bot_choice(p: argparse.ArgumentParser, flag: str, level_flag: str) -> None:
         flag,
         dest="strategy",
         choices=CHOICES,
-        default="heuristic",
         help="bot strategy or level (heuristic)",
     )
+    p.set_defaults(strategy="heuristic")  # for both flags: one default for one destination
 
 
 def _bot_delay(p: argparse.ArgumentParser) -> None:

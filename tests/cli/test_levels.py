@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hearts_p2p.bots import HeuristicBot, MonteCarloBot, MonteCarloV1Bot
 from hearts_p2p.cli.levels import bot_for, level_name
+from hearts_p2p.cli.main import build_parser
 
 from .pty_term import free_port
 from .test_command_errors import hearts
@@ -42,3 +43,12 @@ def test_the_bots_of_a_table_carry_their_level_to_every_log(tmp_path: Path) -> N
     report = json.loads(hearts("audit", "--json", log.group(1)).stdout)
     names = sorted(p["name"] for p in report["players"])
     assert names == ["Ada", "Bot 1 [easy]", "Bot 2 [easy]", "Bot 3 [easy]"]
+
+
+def test_with_neither_flag_the_bots_play_the_default_strategy() -> None:
+    parser = build_parser()
+    for command in ("play", "host", "bot"):
+        assert parser.parse_args([command]).strategy == "heuristic"
+    assert parser.parse_args(["play", "--bot-level", "hard"]).strategy == "hard"
+    assert parser.parse_args(["bot", "--level", "medium"]).strategy == "medium"
+    assert parser.parse_args(["bot", "--strategy", "easy"]).strategy == "easy"
