@@ -65,6 +65,7 @@ def add_parsers(
         metavar="K",
         help="keep K seats for people who join (default 0)",
     )
+    _json(play)
     _bot_choice(play, "--bot-strategy", "--bot-level")
     _bot_delay(play)
     play.set_defaults(func=run["play"])
@@ -84,6 +85,7 @@ def add_parsers(
     host.add_argument(
         "--headless", action="store_true", help="a bot plays your seat too (no input)"
     )
+    _json(host)
     _bot_choice(host, "--bot-strategy", "--bot-level")
     _bot_delay(host)
     host.set_defaults(func=run["host"])
@@ -122,7 +124,10 @@ def add_parsers(
         metavar="SECONDS",
         help="wait this long before each play, so people can follow (0)",
     )
-    bot.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    bot.add_argument(
+        "--quiet", action="store_true", help="print nothing but errors (no status lines)"
+    )
+    _json(bot)
     bot.set_defaults(func=run["bot"])
 
 
@@ -192,6 +197,15 @@ def _rules(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--target", type=int, help="the game ends at this total (100; 500 spot)")
     g.add_argument("--ties", choices=[t.value for t in Ties], help="shared or play_on")
+
+
+def _json(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the end of the game as one JSON object: status, totals by name, winners, "
+        "the log and its final hash (with --headless for play and host)",
+    )
 
 
 def _bot_choice(p: argparse.ArgumentParser, flag: str, level_flag: str) -> None:

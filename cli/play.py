@@ -27,9 +27,11 @@ from hearts_p2p.node import (
     join_game,
 )
 from hearts_p2p.rules import PRESETS, RulesError
+from hearts_p2p.text import quoted
 
 from .args import BOT_DELAY, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
+from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .levels import bot_for, level_name
 from .render import Screen
 from .terminal import TerminalSeat, stdin_lines
@@ -162,6 +164,9 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
     except RulesError as e:
         sys.stderr.write(f"hearts {args.command}: {e}\n")
         return EXIT_USAGE
+    if args.json and not args.headless:
+        sys.stderr.write(f"hearts {args.command}: --json needs --headless\n")
+        return EXIT_USAGE
     humans, bots = humans_or_bots
     if bots < 0 or humans < 0 or bots + humans > rules.players - 1:
         sys.stderr.write(
@@ -180,12 +185,17 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
         return await host_game(opts, rules, table[:32], front, spec, task_status=task_status)
 
     if args.headless:
-        return _headless(args, opts, start, BotSeat(bot_for(args.strategy, 0)))
+        seat = ReportingSeat(BotSeat(bot_for(args.strategy, 0)), quoted(table[:32]), None)
+        return _headless(args, opts, start, seat)
     return _with_terminal(args, opts, start)
 
 
 def _headless(
-    args: argparse.Namespace, opts: PeerOptions, start: Start, seat: BotSeat, quiet: bool = False
+    args: argparse.Namespace,
+    opts: PeerOptions,
+    start: Start,
+    seat: ReportingSeat,
+    quiet: bool = False,
 ) -> int:
     def tell(text: str) -> None:
         if not quiet:
@@ -196,7 +206,7 @@ def _headless(
     async def main() -> Outcome:
         return await _session(opts, start, seat, controls)
 
-    return _run(args, main, controls, quiet=quiet)
+    return _run(args, main, controls, quiet=quiet, summary=seat)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -241,7 +251,13 @@ def run_bot(args: argparse.Namespace) -> int:
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
         return await join_game(opts, front, args.table, peer, task_status=task_status)
 
-    return _headless(args, opts, start, BotSeat(bot, args.delay), quiet=args.quiet)
+    if args.table is not None:
+        where = quoted(args.table)
+    else:
+        where = args.peer if args.peer is not None else "the first open table"
+    out = stream(args.quiet, args.json)
+    seat = ReportingSeat(BotSeat(bot, args.delay), where, out)
+    return _headless(args, opts, start, seat, quiet=args.quiet)
 
 
 def _unwrapped(main: Callable[[], Awaitable[Outcome]]) -> Outcome:
@@ -272,11 +288,12 @@ def _run(
     *,
     terminal: bool = False,
     quiet: bool = False,
+    summary: ReportingSeat | None = None,
 ) -> int:
     """Run a session to its end and turn how it ended into an exit code.
 
-    On a terminal the screen has already shown the result and the log; headless runs print a
-    two-line summary instead.
+    On a terminal the screen has already shown the result and the log; headless runs print the
+    final scores by name and the log (or, with ``--json``, all of it as one object) instead.
     """
     try:
         outcome = _unwrapped(main)
@@ -288,10 +305,11 @@ def _run(
         sys.stderr.write(f"hearts {args.command}: {e}\n")
         return EXIT_INTERRUPTED if controls.interrupted else EXIT_ERROR
     ended = outcome.status in (Status.FINISHED, Status.ABORTED)
-    if not quiet and (not terminal or not ended):
-        if outcome.status is Status.FINISHED and outcome.result is not None:
-            totals = " ".join(str(t) for t in outcome.result.totals)
-            sys.stdout.write(f"final scores: {totals} (by seat)\n")
+    if summary is not None and getattr(args, "json", False):
+        write(sys.stdout, outcome_json(outcome, summary))
+    elif summary is not None and not quiet:
+        write(sys.stdout, "".join(line + "\n" for line in outcome_lines(outcome, summary)))
+    elif not quiet and (not terminal or not ended):
         sys.stdout.write(f"game log: {outcome.log_path}\n")
     if controls.interrupted:
         return EXIT_INTERRUPTED
