@@ -14,6 +14,19 @@ from importlib.metadata import PackageNotFoundError, version
 from . import audit, bench, play
 from . import list as list_command
 
+EXAMPLES = """examples:
+  hearts play                            you against three bots, on this machine only
+  hearts play --bot-level hard --target 50
+  hearts host --table Friday --bots 2    keep a seat for a friend, who types:
+  hearts join Friday --name Bea
+  hearts list --interface eth0           the tables on your LAN
+  hearts bot Friday --level medium       a bot peer for someone's table
+  hearts play --headless --json          a game of bots only, its end as JSON
+  hearts audit GAME.log                  check a game from its log, offline
+  hearts COMMAND --help                  every option of a command
+
+"""
+
 EXIT_CODES = """exit codes:
   0    game completed or command succeeded
   1    error
@@ -27,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hearts",
         description="Hearts (Microsoft rules) peer-to-peer on your LAN, with no trusted dealer.",
-        epilog=EXIT_CODES,
+        epilog=EXAMPLES + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"hearts {_version()}")
