@@ -180,8 +180,7 @@ def _rules(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--preset",
         choices=sorted(PRESETS),
-        default="standard",
-        help="standard (Microsoft), omnibus (J♦ −10), spot (hearts by rank, to 500)",
+        help="standard (Microsoft, the default), omnibus (J♦ −10), spot (hearts by rank, to 500)",
     )
     g.add_argument("--players", type=int, choices=(3, 4, 5, 6), help="players (4)")
     g.add_argument("--no-passing", action="store_true", help="never pass cards")

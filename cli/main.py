@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from . import audit, bench, play
+from . import audit, bench, config, play
 from . import list as list_command
 
 EXAMPLES = """examples:
@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     list_command.add_parser(sub)
     audit.add_parsers(sub)
     bench.add_parser(sub)
+    config.add_parser(sub)
     return parser
 
 
@@ -63,6 +64,9 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command != "config" and (problem := config.apply(args)) is not None:
+        sys.stderr.write(f"hearts {args.command}: {problem} (see hearts config)\n")
+        return 1
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
