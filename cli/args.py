@@ -29,7 +29,7 @@ GAME_EXIT_CODES = """exit codes:
   130  interrupted (Ctrl-C)"""
 
 
-class _HelpFormatter(argparse.HelpFormatter):
+class HelpFormatter(argparse.HelpFormatter):
     """Wraps a description to the terminal; keeps an epilog's lines (examples, exit codes)."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
@@ -50,7 +50,7 @@ def add_parsers(
         epilog="examples:\n  hearts play --name Ada\n  hearts play --name Ada --moon choice "
         "--target 50\n  hearts play --bot-level hard\n"
         "  hearts play --humans 1 --interface eth0   (one friend joins)\n\n" + GAME_EXIT_CODES,
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _common(play)
     _rules(play)
@@ -76,7 +76,7 @@ def add_parsers(
         description="Open a table, announce it on the LAN, and start when every seat is taken.",
         epilog="example:\n  hearts host --table Friday --bots 1 --interface eth0 --port 47300\n\n"
         + GAME_EXIT_CODES,
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _common(host)
     _rules(host)
@@ -97,7 +97,7 @@ def add_parsers(
         "if no name is given, or the host at --peer HOST:PORT without discovery (over a VPN).",
         epilog="examples:\n  hearts join Friday --interface eth0\n"
         "  hearts join --peer 10.8.0.2:47300 --interface tun0   (over a VPN)\n\n" + GAME_EXIT_CODES,
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _common(join)
     join.add_argument("table", nargs="?", help="table name or id prefix")
@@ -110,7 +110,7 @@ def add_parsers(
         description="Join a table as a bot: a real peer with its own key, playing on its own.",
         epilog="examples:\n  hearts bot Friday --level hard --interface eth0\n"
         "  hearts bot Friday --strategy montecarlo --interface eth0\n\n" + GAME_EXIT_CODES,
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _common(bot)
     bot.add_argument("table", nargs="?", help="table name or id prefix")

@@ -32,6 +32,7 @@ from hearts_p2p.text import quoted
 from .args import BOT_DELAY, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
 from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
+from .lan import lan_interfaces, loopback_note
 from .levels import bot_for, level_name
 from .render import Screen
 from .terminal import TerminalSeat, stdin_lines
@@ -178,6 +179,9 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
     if delay < 0:
         sys.stderr.write(f"hearts {args.command}: --bot-delay must not be negative\n")
         return EXIT_USAGE
+    note = loopback_note(opts.interfaces, lan_interfaces())
+    if note is not None and (args.command == "host" or humans):  # seats wait for people
+        (sys.stderr if args.headless else sys.stdout).write(f"hearts {args.command}: {note}\n")
     table = args.table or f"{opts.name}'s table"
     spec = BotSpec(bots, args.strategy, delay=delay)
 
