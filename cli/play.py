@@ -26,6 +26,7 @@ from hearts_p2p.node import (
     host_game,
     join_game,
 )
+from hearts_p2p.node.store import DataDir
 from hearts_p2p.rules import PRESETS, RulesError
 from hearts_p2p.text import quoted
 
@@ -35,6 +36,7 @@ from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
 from .levels import bot_for, level_name
 from .render import Screen
+from .seats import no_seat_at
 from .terminal import TerminalSeat, stdin_lines
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_ABORTED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -232,10 +234,21 @@ def run_join(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts join: {e}\n")
         return EXIT_USAGE
 
+    if (refusal := _no_seat(opts, args.table, peer)) is not None:
+        sys.stderr.write(f"hearts join: {refusal}\n")
+        return EXIT_ERROR
+
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
         return await join_game(opts, front, args.table, peer, task_status=task_status)
 
     return _with_terminal(args, opts, start)
+
+
+def _no_seat(opts: PeerOptions, table: str | None, peer: tuple[str, int] | None) -> str | None:
+    """Why the table named cannot be joined, told at once; a game to resume needs no seat."""
+    if table is None or peer is not None or DataDir(opts.data_dir).unfinished("join") is not None:
+        return None
+    return trio.run(no_seat_at, opts, table)
 
 
 def run_bot(args: argparse.Namespace) -> int:
@@ -251,6 +264,10 @@ def run_bot(args: argparse.Namespace) -> int:
     except (ValueError, BotError) as e:
         sys.stderr.write(f"hearts bot: {e}\n")
         return EXIT_USAGE
+
+    if (refusal := _no_seat(opts, args.table, peer)) is not None:
+        sys.stderr.write(f"hearts bot: {refusal}\n")
+        return EXIT_ERROR
 
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
         return await join_game(opts, front, args.table, peer, task_status=task_status)
