@@ -23,6 +23,7 @@ from hearts_p2p.text import clean, json_escaped
 
 from .args import HelpFormatter
 from .lan import lan_interfaces, loopback_note, nothing_heard
+from .netlog import say_network_trouble
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if args.wait < 0:
         sys.stderr.write("hearts list: --wait must not be negative\n")
         return 2
+
+    say_network_trouble(lambda text: sys.stderr.write(f"hearts list: {text}\n"))
 
     async def listen() -> tuple[list[TableInfo], float]:
         tables = await list_tables(ifaces, args.wait, config=config)

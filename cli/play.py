@@ -35,6 +35,7 @@ from .args import add_parsers as add_table_parsers
 from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
 from .levels import bot_for, level_name
+from .netlog import say_network_trouble
 from .render import Screen
 from .seats import no_seat_at
 from .terminal import TerminalSeat, stdin_lines
@@ -47,10 +48,15 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _setup(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions | int:
-    level = logging.INFO if args.verbose else logging.WARNING
-    if getattr(args, "quiet", False) and not args.verbose:
-        level = logging.ERROR
-    logging.basicConfig(level=level, format="%(name)s: %(message)s")
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    else:
+        level = logging.ERROR if getattr(args, "quiet", False) else logging.WARNING
+
+        def say(text: str) -> None:
+            write(sys.stderr, f"hearts {args.command}: {text}\n")
+
+        say_network_trouble(say, level)
     try:
         opts = options_from(args, is_bot=is_bot)
     except (ValueError, InterfaceError) as e:
@@ -149,6 +155,8 @@ async def _session(
 def _with_terminal(args: argparse.Namespace, opts: PeerOptions, start: Start) -> int:
     """The person at this terminal plays the seat; the screen shows the whole game."""
     screen = Screen(sys.stdout)
+    if not args.verbose:
+        say_network_trouble(lambda text: screen.line(f"[{text}]"))
     controls = _Controls(screen.line)
     seat = TerminalSeat(screen, controls)
 
