@@ -47,7 +47,7 @@ def _why(view: SeatView, card: Card, style: Style) -> str:
         same = [c for c in view.hand if c.suit == card.suit]
         if card == min(same):
             return f"a low lead: your lowest {style.suit(card.suit)} leaves the trick to others"
-        return f"a lead of {style.suit(card.suit)} while it holds no points"
+        return f"of your leads, {style.suit(card.suit)} costs you least in the deals searched"
     led = trick.led_suit
     if card.suit != led:
         if card == QUEEN_SPADES:
