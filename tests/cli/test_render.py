@@ -175,6 +175,10 @@ def test_a_hint_names_the_card_and_what_it_does() -> None:
     line = hint_line(view, PlayCard(Card.parse("3c")), 120, style)
     assert line.startswith("hint: 3♣ — stays under ")
     assert line.endswith(": the trick goes to someone else (Monte-Carlo, 120 deals)")
+    leading = dataclasses.replace(view, trick=None)
+    low, high = Card.parse("3c"), Card.parse("6c")
+    assert "a low lead: your lowest ♣" in hint_line(leading, PlayCard(low), 9, style)
+    assert "of your leads, ♣ costs you least" in hint_line(leading, PlayCard(high), 9, style)
     action, deals = best_action(view)
     assert action in view.legal and deals > 0
     passing = passing_view()
