@@ -174,6 +174,8 @@ class TerminalSeat:
             return "no cards to play yet; type help for commands"
         if v.phase is HandPhase.PASSING:
             return "you have passed; waiting for the others to pass"
+        if v.phase is HandPhase.PLAYING and v.to_act and v.to_act[0] == v.seat:
+            return "your card is on its way to the table"  # chosen, not yet played
         if v.phase is HandPhase.PLAYING and v.to_act:
             return f"not your turn: {self.screen.who(v.to_act[0])} plays next"
         return "not your turn; type help for commands"

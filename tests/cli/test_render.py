@@ -13,6 +13,7 @@ from hearts_p2p.cards import Card
 from hearts_p2p.cli.commands import Command, InputError, NotYourTurn, parse_line
 from hearts_p2p.cli.hint import best_action, hint_line
 from hearts_p2p.cli.render import Screen, Style
+from hearts_p2p.cli.terminal import TerminalSeat
 from hearts_p2p.engine import PassCards, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
 from hearts_p2p.frontend import ChatLine, Notice, RosterEntry, SeatedRoster
@@ -184,3 +185,24 @@ def test_a_hint_names_the_card_and_what_it_does() -> None:
     passing = passing_view()
     action, _ = best_action(passing)
     assert hint_line(passing, action, 0, style).startswith("hint: pass ")
+
+
+class _Controls:
+    def say(self, text: str) -> None:
+        raise AssertionError("nothing to say")
+
+    def quit(self) -> None:
+        raise AssertionError("nobody quits")
+
+
+def test_typing_after_your_card_is_chosen_never_says_you_plays_next() -> None:
+    s, out = screen()
+    seat = TerminalSeat(s, _Controls())
+    view = playing_view()
+    assert view.to_act == (0,)
+    seat._view = view  # the card is chosen; the table has not played it yet
+    seat.handle_line("hint")
+    seat.handle_line("qs")
+    assert out.getvalue() == (
+        "no hint: your card is on its way to the table\nyour card is on its way to the table\n"
+    )
