@@ -254,7 +254,7 @@ def run_join(args: argparse.Namespace) -> int:
 
 def _no_seat(opts: PeerOptions, table: str | None, peer: tuple[str, int] | None) -> str | None:
     """Why the table named cannot be joined, told at once; a game to resume needs no seat."""
-    if table is None or peer is not None or DataDir(opts.data_dir).unfinished("join") is not None:
+    if peer is not None or DataDir(opts.data_dir).unfinished("join") is not None:
         return None
     return trio.run(no_seat_at, opts, table)
 

@@ -27,5 +27,14 @@ def test_joining_a_table_that_plays_already_is_refused_at_once(tmp_path: Path) -
             assert run.stderr == (
                 f'hearts {command}: table "Ada\'s table" is playing (4/4): it has no seat for you\n'
             )
+        anyone = hearts(
+            "join", "--name", "Bea", "--data-dir", data_dir(tmp_path, "bea"),
+            "--discovery-port", disc,
+        )  # fmt: skip
+        assert anyone.returncode == 1
+        assert anyone.stderr == (
+            'hearts join: no open table: table "Ada\'s table" is playing (4/4): '
+            "it has no seat for you\n"
+        )
     finally:
         host.close()
