@@ -10,12 +10,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hearts_p2p.bots import STRATEGIES
 from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig
 from hearts_p2p.netif import ENV_INTERFACE, interfaces_from
 from hearts_p2p.node.session import PeerOptions
 from hearts_p2p.node.store import default_data_dir
 from hearts_p2p.rules import PRESETS, Moon, Rules, RulesError, Ties
+
+from .levels import CHOICES, Level
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -28,7 +29,7 @@ GAME_EXIT_CODES = """exit codes:
   130  interrupted (Ctrl-C)"""
 
 
-class _HelpFormatter(argparse.HelpFormatter):
+class HelpFormatter(argparse.HelpFormatter):
     """Wraps a description to the terminal; keeps an epilog's lines (examples, exit codes)."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
@@ -47,9 +48,9 @@ def add_parsers(
         description="Host a table on the LAN and fill every other seat with bot peers, so the "
         "game starts at once: you against three bots. Use --humans to keep seats for friends.",
         epilog="examples:\n  hearts play --name Ada\n  hearts play --name Ada --moon choice "
-        "--target 50\n  hearts play --humans 1 --interface eth0   (one friend joins)\n\n"
-        + GAME_EXIT_CODES,
-        formatter_class=_HelpFormatter,
+        "--target 50\n  hearts play --bot-level hard\n"
+        "  hearts play --humans 1 --interface eth0   (one friend joins)\n\n" + GAME_EXIT_CODES,
+        formatter_class=HelpFormatter,
     )
     _common(play)
     _rules(play)
@@ -64,7 +65,8 @@ def add_parsers(
         metavar="K",
         help="keep K seats for people who join (default 0)",
     )
-    _bot_choice(play, "--bot-strategy")
+    _json(play)
+    _bot_choice(play, "--bot-strategy", "--bot-level")
     _bot_delay(play)
     play.set_defaults(func=run["play"])
 
@@ -74,7 +76,7 @@ def add_parsers(
         description="Open a table, announce it on the LAN, and start when every seat is taken.",
         epilog="example:\n  hearts host --table Friday --bots 1 --interface eth0 --port 47300\n\n"
         + GAME_EXIT_CODES,
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _common(host)
     _rules(host)
@@ -83,7 +85,8 @@ def add_parsers(
     host.add_argument(
         "--headless", action="store_true", help="a bot plays your seat too (no input)"
     )
-    _bot_choice(host, "--bot-strategy")
+    _json(host)
+    _bot_choice(host, "--bot-strategy", "--bot-level")
     _bot_delay(host)
     host.set_defaults(func=run["host"])
 
@@ -94,7 +97,7 @@ def add_parsers(
         "if no name is given, or the host at --peer HOST:PORT without discovery (over a VPN).",
         epilog="examples:\n  hearts join Friday --interface eth0\n"
         "  hearts join --peer 10.8.0.2:47300 --interface tun0   (over a VPN)\n\n" + GAME_EXIT_CODES,
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _common(join)
     join.add_argument("table", nargs="?", help="table name or id prefix")
@@ -105,14 +108,14 @@ def add_parsers(
         "bot",
         help="run a headless bot peer",
         description="Join a table as a bot: a real peer with its own key, playing on its own.",
-        epilog="example:\n  hearts bot Friday --strategy montecarlo --interface eth0\n\n"
-        + GAME_EXIT_CODES,
-        formatter_class=_HelpFormatter,
+        epilog="examples:\n  hearts bot Friday --level hard --interface eth0\n"
+        "  hearts bot Friday --strategy montecarlo --interface eth0\n\n" + GAME_EXIT_CODES,
+        formatter_class=HelpFormatter,
     )
     _common(bot)
     bot.add_argument("table", nargs="?", help="table name or id prefix")
     bot.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
-    _bot_choice(bot, "--strategy")
+    _bot_choice(bot, "--strategy", "--level")
     bot.add_argument("--seed", type=int, help="seed for a reproducible bot")
     bot.add_argument(
         "--delay",
@@ -121,7 +124,10 @@ def add_parsers(
         metavar="SECONDS",
         help="wait this long before each play, so people can follow (0)",
     )
-    bot.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    bot.add_argument(
+        "--quiet", action="store_true", help="print nothing but errors (no status lines)"
+    )
+    _json(bot)
     bot.set_defaults(func=run["bot"])
 
 
@@ -174,8 +180,7 @@ def _rules(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--preset",
         choices=sorted(PRESETS),
-        default="standard",
-        help="standard (Microsoft), omnibus (J♦ −10), spot (hearts by rank, to 500)",
+        help="standard (Microsoft, the default), omnibus (J♦ −10), spot (hearts by rank, to 500)",
     )
     g.add_argument("--players", type=int, choices=(3, 4, 5, 6), help="players (4)")
     g.add_argument("--no-passing", action="store_true", help="never pass cards")
@@ -193,14 +198,30 @@ def _rules(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ties", choices=[t.value for t in Ties], help="shared or play_on")
 
 
-def _bot_choice(p: argparse.ArgumentParser, flag: str) -> None:
+def _json(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the end of the game as one JSON object: status, totals by name, winners, "
+        "the log and its final hash (with --headless for play and host)",
+    )
+
+
+def _bot_choice(p: argparse.ArgumentParser, flag: str, level_flag: str) -> None:
+    p.add_argument(
+        level_flag,
+        dest="strategy",
+        choices=[level.value for level in Level],
+        help="how well the bots play: easy (rules of thumb), medium (a short Monte-Carlo "
+        "search), hard (the full Monte-Carlo search); shown in their names",
+    )
     p.add_argument(
         flag,
         dest="strategy",
-        choices=sorted(STRATEGIES),
-        default="heuristic",
-        help="bot strategy (heuristic)",
+        choices=CHOICES,
+        help="bot strategy or level (heuristic)",
     )
+    p.set_defaults(strategy="heuristic")  # for both flags: one default for one destination
 
 
 def _bot_delay(p: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ from hearts_p2p.audit import AuditReport, AuditStatus, HandSummary, audit_log
 from hearts_p2p.cards import Card
 from hearts_p2p.text import clean, json_escaped, quoted
 
-from .render import Style
+from .render import Style, points_text
 
 EXIT_VALID = 0
 EXIT_INVALID = 4
@@ -39,6 +39,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         epilog="example: hearts replay game.log",
     )
     r.add_argument("log", type=Path, help="the game log file")
+    r.add_argument(
+        "--json",
+        action="store_true",
+        help="print the game as one JSON object: players, every hand and trick, totals by "
+        "name, winners, the final hash",
+    )
     r.set_defaults(func=run_replay)
 
 
@@ -64,12 +70,7 @@ def run_audit(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts audit: {problem}\n")
         return EXIT_ERROR
     report = audit_log(args.log)
-    if args.json:
-        document = json.dumps(report.to_json(), indent=2, ensure_ascii=False)
-        sys.stdout.write(json_escaped(document) + "\n")
-    else:
-        style = Style.for_stream(sys.stdout)
-        sys.stdout.write("\n".join(render_report(report, style, tricks=False)) + "\n")
+    _show(report, args.json, tricks=False)
     return EXIT_VALID if report.valid else EXIT_INVALID
 
 
@@ -78,9 +79,32 @@ def run_replay(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts replay: {problem}\n")
         return EXIT_ERROR
     report = audit_log(args.log)
-    style = Style.for_stream(sys.stdout)
-    sys.stdout.write("\n".join(render_report(report, style, tricks=True)) + "\n")
+    _show(report, args.json, tricks=True)
     return EXIT_VALID if report.valid else EXIT_INVALID
+
+
+def _show(report: AuditReport, as_json: bool, *, tricks: bool) -> None:
+    if as_json:
+        document = json.dumps(report_json(report), indent=2, ensure_ascii=False)
+        sys.stdout.write(json_escaped(document) + "\n")
+    else:
+        style = Style.for_stream(sys.stdout)
+        sys.stdout.write("\n".join(render_report(report, style, tricks=tricks)) + "\n")
+
+
+def report_json(report: AuditReport) -> dict[str, object]:
+    """The report as data, with the totals and winners by name as well as by seat."""
+    document = report.to_json()
+    document["scores"] = [
+        {"seat": s, "name": _player(report, s), "total": t} for s, t in enumerate(report.totals)
+    ]
+    document["winner_names"] = [_player(report, w) for w in report.winners]
+    return document
+
+
+def _player(report: AuditReport, seat: int) -> str:
+    """A seat's player by name alone, where the seat is clear from the line around it."""
+    return report.players[seat].name if 0 <= seat < len(report.players) else f"seat {seat}"
 
 
 def _card(style: Style, text: str) -> str:
@@ -137,11 +161,16 @@ def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bo
     if tricks:
         for i, t in enumerate(hand.tricks, 1):
             plays = ", ".join(f"{name(s)} {_card(style, c)}" for s, c in t.plays)
-            pts = f" ({t.points} pts)" if t.points else ""
+            pts = f" ({points_text(t.points)})" if t.points else ""
             arrow = "→" if style.unicode else "->"
             out.append(f"  trick {i}: {plays} {arrow} {name(t.winner)}{pts}")
     if hand.moon is not None:
         out.append(f"  {name(hand.moon)} shot the moon")
-    out.append("  points: " + ", ".join(f"{p:+d}" for p in hand.points))
-    out.append("  totals: " + ", ".join(str(t) for t in hand.totals))
+    short = [clean(_player(report, s)) for s in range(len(hand.points))]
+    out.append(
+        "  points: " + ", ".join(f"{n} {p:+d}" for n, p in zip(short, hand.points, strict=True))
+    )
+    out.append(
+        "  totals: " + ", ".join(f"{n} {t}" for n, t in zip(short, hand.totals, strict=True))
+    )
     return out

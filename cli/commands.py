@@ -15,7 +15,9 @@ from hearts_p2p.engine import Action, ChooseMoon, HandPhase, PassCards, PlayCard
 HELP = """commands:
   a card, e.g. qs 10h Q♠ th   play it when it is your turn (the prompt lists what you may play)
   Enter                       play your only playable card
-  three cards, e.g. qs ah 2d  pass them at the start of a hand
+  three cards, e.g. qs ah 2d  choose them to pass at the start of a hand; Enter sends them
+  undo                        choose the cards to pass again, until you send them
+  hint                        what the Monte-Carlo bot would play from your seat, and why
   hand                        your hand, the trick so far and whose turn it is
   scores                      the scores, with the points taken in this hand
   last                        the previous trick
@@ -30,6 +32,8 @@ _ALIASES = {
     "scores": "scores",
     "score": "scores",
     "last": "last",
+    "hint": "hint",
+    "undo": "undo",
     "quit": "quit",
     "exit": "quit",
     "leave": "quit",
@@ -46,7 +50,7 @@ class NotYourTurn(InputError):
 
 @dataclass(frozen=True)
 class Command:
-    """A table command that is not an action: hand, scores, last, help, quit, say."""
+    """A table command that is not an action: hand, scores, last, hint, undo, help, quit, say."""
 
     name: str
     text: str = ""

@@ -21,15 +21,21 @@ from hearts_p2p.netif import ENV_INTERFACE, InterfaceError, interfaces_from
 from hearts_p2p.rules import Rules, RulesError
 from hearts_p2p.text import clean, json_escaped
 
+from .args import HelpFormatter
+from .lan import lan_interfaces, loopback_note, nothing_heard
+from .netlog import say_network_trouble
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "list",
+        formatter_class=HelpFormatter,
         help="show the tables on the local network",
         description="Listen for table announcements and print the live tables. Discovery "
         f"stays on the interfaces you name (or ${ENV_INTERFACE}, comma-separated); without "
         "either it uses loopback only, so on a real LAN pass your interface.",
-        epilog="example: hearts list --interface eth0 --json",
+        epilog="example: hearts list --interface eth0 --json\n\n"
+        "exit codes: 0 tables found, 1 none heard (or an error), 2 usage",
     )
     p.add_argument(
         "--interface",
@@ -64,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("hearts list: --wait must not be negative\n")
         return 2
 
+    say_network_trouble(lambda text: sys.stderr.write(f"hearts list: {text}\n"))
+
     async def listen() -> tuple[list[TableInfo], float]:
         tables = await list_tables(ifaces, args.wait, config=config)
         return tables, trio.current_time()
@@ -71,10 +79,16 @@ def run(args: argparse.Namespace) -> int:
     tables, now = trio.run(listen)
     if args.json:
         sys.stdout.write(render_json(tables, now))
-    else:
-        names = ", ".join(i.name for i in ifaces)
-        sys.stdout.write(render(tables, now) if tables else f"no tables heard on {names}\n")
-    return 0
+    elif tables:
+        sys.stdout.write(render(tables, now))
+    if not tables:
+        heard, *hints = nothing_heard(ifaces, args.broadcast)
+        if not args.json:
+            sys.stdout.write(heard + "\n")
+        sys.stderr.write("".join(f"hearts list: {hint}\n" for hint in hints))
+    if (note := loopback_note(ifaces, lan_interfaces())) is not None:
+        sys.stderr.write(f"hearts list: {note}\n")
+    return 0 if tables else 1
 
 
 def _jsonable(value: object) -> Any:

@@ -11,8 +11,21 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from . import audit, bench, play
+from . import audit, bench, config, play
 from . import list as list_command
+
+EXAMPLES = """examples:
+  hearts play                            you against three bots, on this machine only
+  hearts play --bot-level hard --target 50
+  hearts host --table Friday --bots 2    keep a seat for a friend, who types:
+  hearts join Friday --name Bea
+  hearts list --interface eth0           the tables on your LAN
+  hearts bot Friday --level medium       a bot peer for someone's table
+  hearts play --headless --json          a game of bots only, its end as JSON
+  hearts audit GAME.log                  check a game from its log, offline
+  hearts COMMAND --help                  every option of a command
+
+"""
 
 EXIT_CODES = """exit codes:
   0    game completed or command succeeded
@@ -27,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hearts",
         description="Hearts (Microsoft rules) peer-to-peer on your LAN, with no trusted dealer.",
-        epilog=EXIT_CODES,
+        epilog=EXAMPLES + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"hearts {_version()}")
@@ -36,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     list_command.add_parser(sub)
     audit.add_parsers(sub)
     bench.add_parser(sub)
+    config.add_parser(sub)
     return parser
 
 
@@ -50,6 +64,9 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command != "config" and (problem := config.apply(args)) is not None:
+        sys.stderr.write(f"hearts {args.command}: {problem} (see hearts config)\n")
+        return 1
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import trio
 
-from hearts_p2p.bots import BotError, make_bot
+from hearts_p2p.bots import BotError
 from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.frontend import FrontEnd
 from hearts_p2p.game import Status
@@ -26,11 +26,18 @@ from hearts_p2p.node import (
     host_game,
     join_game,
 )
+from hearts_p2p.node.store import DataDir
 from hearts_p2p.rules import PRESETS, RulesError
+from hearts_p2p.text import quoted
 
 from .args import BOT_DELAY, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
+from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
+from .lan import lan_interfaces, loopback_note
+from .levels import bot_for, level_name
+from .netlog import say_network_trouble
 from .render import Screen
+from .seats import no_seat_at
 from .terminal import TerminalSeat, stdin_lines
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_ABORTED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -41,10 +48,15 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _setup(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions | int:
-    level = logging.INFO if args.verbose else logging.WARNING
-    if getattr(args, "quiet", False) and not args.verbose:
-        level = logging.ERROR
-    logging.basicConfig(level=level, format="%(name)s: %(message)s")
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    else:
+        level = logging.ERROR if getattr(args, "quiet", False) else logging.WARNING
+
+        def say(text: str) -> None:
+            write(sys.stderr, f"hearts {args.command}: {text}\n")
+
+        say_network_trouble(say, level)
     try:
         opts = options_from(args, is_bot=is_bot)
     except (ValueError, InterfaceError) as e:
@@ -143,6 +155,8 @@ async def _session(
 def _with_terminal(args: argparse.Namespace, opts: PeerOptions, start: Start) -> int:
     """The person at this terminal plays the seat; the screen shows the whole game."""
     screen = Screen(sys.stdout)
+    if not args.verbose:
+        say_network_trouble(lambda text: screen.line(f"[{text}]"))
     controls = _Controls(screen.line)
     seat = TerminalSeat(screen, controls)
 
@@ -161,6 +175,9 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
     except RulesError as e:
         sys.stderr.write(f"hearts {args.command}: {e}\n")
         return EXIT_USAGE
+    if args.json and not args.headless:
+        sys.stderr.write(f"hearts {args.command}: --json needs --headless\n")
+        return EXIT_USAGE
     humans, bots = humans_or_bots
     if bots < 0 or humans < 0 or bots + humans > rules.players - 1:
         sys.stderr.write(
@@ -172,6 +189,9 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
     if delay < 0:
         sys.stderr.write(f"hearts {args.command}: --bot-delay must not be negative\n")
         return EXIT_USAGE
+    note = loopback_note(opts.interfaces, lan_interfaces())
+    if note is not None and (args.command == "host" or humans):  # seats wait for people
+        (sys.stderr if args.headless else sys.stdout).write(f"hearts {args.command}: {note}\n")
     table = args.table or f"{opts.name}'s table"
     spec = BotSpec(bots, args.strategy, delay=delay)
 
@@ -179,12 +199,17 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
         return await host_game(opts, rules, table[:32], front, spec, task_status=task_status)
 
     if args.headless:
-        return _headless(args, opts, start, BotSeat(make_bot(args.strategy, 0)))
+        seat = ReportingSeat(BotSeat(bot_for(args.strategy, 0)), quoted(table[:32]), None)
+        return _headless(args, opts, start, seat)
     return _with_terminal(args, opts, start)
 
 
 def _headless(
-    args: argparse.Namespace, opts: PeerOptions, start: Start, seat: BotSeat, quiet: bool = False
+    args: argparse.Namespace,
+    opts: PeerOptions,
+    start: Start,
+    seat: ReportingSeat,
+    quiet: bool = False,
 ) -> int:
     def tell(text: str) -> None:
         if not quiet:
@@ -195,7 +220,7 @@ def _headless(
     async def main() -> Outcome:
         return await _session(opts, start, seat, controls)
 
-    return _run(args, main, controls, quiet=quiet)
+    return _run(args, main, controls, quiet=quiet, summary=seat)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -217,29 +242,51 @@ def run_join(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts join: {e}\n")
         return EXIT_USAGE
 
+    if (refusal := _no_seat(opts, args.table, peer)) is not None:
+        sys.stderr.write(f"hearts join: {refusal}\n")
+        return EXIT_ERROR
+
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
         return await join_game(opts, front, args.table, peer, task_status=task_status)
 
     return _with_terminal(args, opts, start)
 
 
+def _no_seat(opts: PeerOptions, table: str | None, peer: tuple[str, int] | None) -> str | None:
+    """Why the table named cannot be joined, told at once; a game to resume needs no seat."""
+    if peer is not None or DataDir(opts.data_dir).unfinished("join") is not None:
+        return None
+    return trio.run(no_seat_at, opts, table)
+
+
 def run_bot(args: argparse.Namespace) -> int:
     opts = _setup(args, is_bot=True)
     if isinstance(opts, int):
         return opts
+    opts.name = level_name(opts.name, args.strategy)
     try:
         peer = peer_from(args.peer)
-        bot = make_bot(args.strategy, args.seed if args.seed is not None else 0)
+        bot = bot_for(args.strategy, args.seed if args.seed is not None else 0)
         if args.delay < 0:
             raise ValueError("--delay must not be negative")
     except (ValueError, BotError) as e:
         sys.stderr.write(f"hearts bot: {e}\n")
         return EXIT_USAGE
 
+    if (refusal := _no_seat(opts, args.table, peer)) is not None:
+        sys.stderr.write(f"hearts bot: {refusal}\n")
+        return EXIT_ERROR
+
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
         return await join_game(opts, front, args.table, peer, task_status=task_status)
 
-    return _headless(args, opts, start, BotSeat(bot, args.delay), quiet=args.quiet)
+    if args.table is not None:
+        where = quoted(args.table)
+    else:
+        where = args.peer if args.peer is not None else "the first open table"
+    out = stream(args.quiet, args.json)
+    seat = ReportingSeat(BotSeat(bot, args.delay), where, out)
+    return _headless(args, opts, start, seat, quiet=args.quiet)
 
 
 def _unwrapped(main: Callable[[], Awaitable[Outcome]]) -> Outcome:
@@ -270,11 +317,12 @@ def _run(
     *,
     terminal: bool = False,
     quiet: bool = False,
+    summary: ReportingSeat | None = None,
 ) -> int:
     """Run a session to its end and turn how it ended into an exit code.
 
-    On a terminal the screen has already shown the result and the log; headless runs print a
-    two-line summary instead.
+    On a terminal the screen has already shown the result and the log; headless runs print the
+    final scores by name and the log (or, with ``--json``, all of it as one object) instead.
     """
     try:
         outcome = _unwrapped(main)
@@ -286,10 +334,11 @@ def _run(
         sys.stderr.write(f"hearts {args.command}: {e}\n")
         return EXIT_INTERRUPTED if controls.interrupted else EXIT_ERROR
     ended = outcome.status in (Status.FINISHED, Status.ABORTED)
-    if not quiet and (not terminal or not ended):
-        if outcome.status is Status.FINISHED and outcome.result is not None:
-            totals = " ".join(str(t) for t in outcome.result.totals)
-            sys.stdout.write(f"final scores: {totals} (by seat)\n")
+    if summary is not None and getattr(args, "json", False):
+        write(sys.stdout, outcome_json(outcome, summary))
+    elif summary is not None and not quiet:
+        write(sys.stdout, "".join(line + "\n" for line in outcome_lines(outcome, summary)))
+    elif not quiet and (not terminal or not ended):
         sys.stdout.write(f"game log: {outcome.log_path}\n")
     if controls.interrupted:
         return EXIT_INTERRUPTED

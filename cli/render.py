@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from hearts_p2p.cards import Card, Suit
+from hearts_p2p.cards import QUEEN_SPADES, Card, Suit
 from hearts_p2p.engine import HandPhase, PlayCard, SeatView
 from hearts_p2p.engine.view import TrickView
 from hearts_p2p.frontend import (
@@ -124,6 +124,7 @@ class Screen:
         self.you = 0
         self.players = 4
         self._prompt: str | None = None
+        self._broken: bool | None = None  # hearts broken this hand; None: joined mid-hand
         # Erasing the prompt line needs a terminal that understands it; others get a newline.
         self._erase = _isatty(out) and os.environ.get("TERM") != "dumb"
 
@@ -193,9 +194,11 @@ class Screen:
         """Your hand grouped by suit; the cards you may play now marked.
 
         With colour the playable cards are bold and the rest dim; without, playable cards are
-        in brackets.
+        in brackets. The three cards received are starred until the first trick is taken, so
+        you can tell what the pass brought.
         """
         legal = {a.card for a in view.legal if isinstance(a, PlayCard)}
+        received = set(view.received) if not view.tricks else set()
         groups = []
         for suit in (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS):
             cards = [c for c in view.hand if c.suit == suit]
@@ -208,7 +211,7 @@ class Screen:
                     text = self.style.bold(text) if self.style.color else f"[{text}]"
                 elif legal:
                     text = self.style.dim(text)
-                shown.append(text)
+                shown.append(text + "*" if c in received else text)
             groups.append(self.style.suit(suit) + " " + " ".join(shown))
         return "   ".join(groups) if groups else "(no cards)"
 
@@ -237,7 +240,16 @@ class Screen:
         else:
             turn = "waiting"
         broken = "hearts broken" if view.hearts_broken else "hearts not broken"
-        return f"{head} · {turn} · {broken}"
+        return f"{head} · {turn} · {broken}{self._taken(view)}"
+
+    def _taken(self, view: SeatView) -> str:
+        """`` · taken: Bot 2 3, you 1``: the points each player holds so far this hand."""
+        held = [
+            f"{self.name(s)} {view.points_taken[s]}"
+            for s in self.clockwise()
+            if s < len(view.points_taken) and view.points_taken[s]
+        ]
+        return " · taken: " + ", ".join(held) if held else ""
 
     def status(self, view: SeatView) -> list[str]:
         """The ``hand`` command: where the hand stands, whoever's turn it is."""
@@ -296,6 +308,7 @@ class Screen:
             self._roster(ev)
         elif isinstance(ev, HandStarted):
             v = ev.view
+            self._broken = False
             self.line("")
             self.line(self.style.bold(f"── Hand {v.hand_number} · {self._pass_words(v)} ──"))
             self.line(f"Your hand: {self.hand(v)}")
@@ -308,6 +321,7 @@ class Screen:
             if ev.seat != self.you:
                 lead = " leads" if len(ev.view.trick.plays if ev.view.trick else ()) == 1 else ""
                 self.line(f"  {self.who(ev.seat)}{lead or ' plays'} {self.style.card(ev.card)}")
+            self._news(ev)
         elif isinstance(ev, TrickTaken):
             self._trick_taken(ev)
         elif isinstance(ev, HandScored):
@@ -328,6 +342,14 @@ class Screen:
             self.line(f"<{self.name(ev.seat)}> {clean(ev.text, 200)}")
         elif isinstance(ev, Notice):
             self.line(clean(ev.text, 300))
+
+    def _news(self, ev: CardPlayed) -> None:
+        """Hearts broken and Q♠ played, each said once, as the card that did it is played."""
+        if ev.card == QUEEN_SPADES:
+            self.line(f"  ({self.style.card(ev.card)} is played)")
+        if ev.view.hearts_broken and self._broken is False:
+            self.line(f"  (hearts are broken by {self.who(ev.seat)})")
+        self._broken = ev.view.hearts_broken
 
     def _roster(self, ev: SeatedRoster) -> None:
         self.you = ev.you

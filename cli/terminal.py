@@ -13,7 +13,7 @@ from typing import Protocol
 
 import trio
 
-from hearts_p2p.engine import Action, HandPhase, PassCards, SeatView
+from hearts_p2p.engine import Action, HandPhase, PassCards, PlayCard, SeatView
 from hearts_p2p.frontend import (
     Aborted,
     CardPlayed,
@@ -28,6 +28,7 @@ from hearts_p2p.frontend import (
 )
 
 from .commands import HELP, Command, InputError, NotYourTurn, parse_line
+from .hint import best_action, hint_line
 from .render import Screen, points_text
 
 
@@ -63,6 +64,8 @@ class TerminalSeat:
         self._ended = False
         self._last_trick: TrickTaken | None = None
         self._activity = 0
+        self._pending: PassCards | None = None  # the pass chosen, shown until Enter sends it
+        self._nursery: trio.Nursery | None = None
 
     # -- FrontEnd ---------------------------------------------------------------------------
 
@@ -72,6 +75,7 @@ class TerminalSeat:
         self._activity += 1
         send, receive = trio.open_memory_channel[Action](1)
         self._answer = send
+        self._pending = None
         if view.phase is HandPhase.PLAYING:
             for line in self.screen.turn_lines(view):
                 self.screen.line(line)
@@ -104,6 +108,7 @@ class TerminalSeat:
     async def run(self, lines: AsyncIterator[str]) -> None:
         """Read input and watch for long waits until input ends (which leaves the table)."""
         async with trio.open_nursery() as nursery:
+            self._nursery = nursery
             nursery.start_soon(self._watch_waiting)
             await self.read_input(lines)
             nursery.cancel_scope.cancel()
@@ -127,6 +132,9 @@ class TerminalSeat:
             self.screen.line("staying")
             self._prompt()
             return
+        if self._pending is not None and not line.strip():
+            self._send(self._pending)
+            return
         try:
             parsed = parse_line(line, self._choosing)
         except NotYourTurn:
@@ -140,10 +148,25 @@ class TerminalSeat:
             self._prompt()
         elif isinstance(parsed, Command):
             self._command(parsed)
-        elif self._answer is not None:
-            if isinstance(parsed, PassCards):
-                self.screen.line("waiting for the others to pass")
-            self._answer.send_nowait(parsed)
+        elif isinstance(parsed, PassCards):
+            self._pending = parsed
+            target = self._choosing.pass_target if self._choosing is not None else None
+            to = "" if target is None else f" to {self.screen.who(target)}"
+            self.screen.line(f"You will pass {self.screen.style.cards(parsed.cards or ())}{to}")
+            self._prompt()
+        else:
+            if isinstance(parsed, PlayCard) and not line.strip():
+                self.screen.line(f"you play {self.screen.style.card(parsed.card)}")
+            self._send(parsed)
+
+    def _send(self, action: Action) -> None:
+        """Hand the action to the game; a pass once sent can no longer be undone."""
+        if self._answer is None:
+            return
+        if isinstance(action, PassCards):
+            self._pending = None
+            self.screen.line("waiting for the others to pass")
+        self._answer.send_nowait(action)
 
     def _not_your_turn(self) -> str:
         v = self._view
@@ -151,6 +174,8 @@ class TerminalSeat:
             return "no cards to play yet; type help for commands"
         if v.phase is HandPhase.PASSING:
             return "you have passed; waiting for the others to pass"
+        if v.phase is HandPhase.PLAYING and v.to_act and v.to_act[0] == v.seat:
+            return "your card is on its way to the table"  # chosen, not yet played
         if v.phase is HandPhase.PLAYING and v.to_act:
             return f"not your turn: {self.screen.who(v.to_act[0])} plays next"
         return "not your turn; type help for commands"
@@ -170,6 +195,10 @@ class TerminalSeat:
             self._scores()
         elif cmd.name == "last":
             self._last()
+        elif cmd.name == "undo":
+            self._undo()
+        elif cmd.name == "hint":
+            self._hint()
         elif cmd.name == "say":
             if self._seated:
                 self.controls.say(cmd.text)
@@ -181,6 +210,34 @@ class TerminalSeat:
             screen.prompt("leave the game? it ends for everyone [y/N] ")
             return
         self._prompt()
+
+    def _undo(self) -> None:
+        v = self._view
+        if self._pending is not None:
+            self._pending = None
+            self.screen.line("choose 3 cards to pass again")
+        elif v is not None and v.phase is HandPhase.PASSING and v.passed:
+            self.screen.line("your pass is sent; it cannot be undone")
+        else:
+            self.screen.line("nothing to undo")
+
+    def _hint(self) -> None:
+        view = self._choosing
+        if view is None:
+            self.screen.line(f"no hint: {self._not_your_turn()}")
+        elif self._nursery is None:
+            self._show_hint(view, *best_action(view))
+        else:
+            self._nursery.start_soon(self._think, view)
+
+    async def _think(self, view: SeatView) -> None:
+        """Search off the game's task, so the table goes on meanwhile; a late answer is dropped."""
+        action, deals = await trio.to_thread.run_sync(best_action, view, abandon_on_cancel=True)
+        if self._choosing is view:
+            self._show_hint(view, action, deals)
+
+    def _show_hint(self, view: SeatView, action: Action, deals: int) -> None:
+        self.screen.line(hint_line(view, action, deals, self.screen.style))
 
     def _scores(self) -> None:
         v = self._view
@@ -209,7 +266,9 @@ class TerminalSeat:
         screen.line(f"Trick {number}: {plays} — taken by {screen.who(t.winner)}{pts}")
 
     def _prompt(self) -> None:
-        if self._choosing is not None:
+        if self._pending is not None:
+            self.screen.prompt("Enter to send, undo to choose again> ")
+        elif self._choosing is not None:
             self.screen.prompt(self.screen.prompt_for(self._choosing))
 
     # -- waiting ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 from pathlib import Path
@@ -30,10 +31,16 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return int(s.getsockname()[1])
 
 
+# An empty settings directory, so the settings file of whoever runs the tests changes nothing.
+NO_SETTINGS = tempfile.mkdtemp(prefix="hearts-test-settings-")
+
+
 def hearts_env(**extra: str) -> dict[str, str]:
-    """Loopback only, a UTF-8 colour terminal, and nothing inherited that changes the look."""
+    """Loopback only, a UTF-8 colour terminal, no settings file, and nothing inherited that
+    changes the look."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "HEARTS_ASCII")}
     env.update(HEARTS_INTERFACE="lo", TERM="xterm-256color", LANG="C.UTF-8", COLUMNS="120")
+    env["XDG_CONFIG_HOME"] = NO_SETTINGS
     env["PYTHONIOENCODING"] = "utf-8"
     env.update(extra)
     return env
@@ -166,11 +173,12 @@ def _controlling_tty() -> None:
 
 
 def hand_cards(line: str) -> list[str]:
-    """``♣ 3 4 9   ♦ Q`` → ``['3c', '4c', '9c', 'qd']`` (brackets marking legal cards dropped)."""
+    """``♣ 3 4 9   ♦ Q*`` → ``['3c', '4c', '9c', 'qd']`` (the marks of legal and received cards
+    dropped)."""
     out = []
     for group in line.strip().split("   "):
         suit, *ranks = group.split()
-        out += [r.strip("[]").lower() + SUITS[suit] for r in ranks]
+        out += [r.strip("[]*").lower() + SUITS[suit] for r in ranks]
     return out
 
 

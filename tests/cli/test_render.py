@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
+import re
 
 import pytest
 
 from hearts_p2p.cards import Card
 from hearts_p2p.cli.commands import Command, InputError, NotYourTurn, parse_line
+from hearts_p2p.cli.hint import best_action, hint_line
 from hearts_p2p.cli.render import Screen, Style
+from hearts_p2p.cli.terminal import TerminalSeat
 from hearts_p2p.engine import PassCards, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
 from hearts_p2p.frontend import ChatLine, Notice, RosterEntry, SeatedRoster
@@ -144,3 +148,61 @@ def test_seats_are_named_the_short_way_round(players: int, you: int, expected: l
     s, _ = screen()
     s.players, s.you = players, you
     assert [("you" if seat == you else s.direction(seat)) for seat in range(players)] == expected
+
+
+def test_the_cards_received_are_starred_until_the_first_trick_is_taken() -> None:
+    s, _ = screen()
+    view = playing_view()
+    assert len(view.received) == 3 and not view.tricks
+    shown = s.hand(view)
+    for c in view.received:
+        group = shown.split(s.style.suit(c.suit))[1].split("   ")[0]
+        assert re.search(rf"(^| )\[?{c.rank_name}\]?\*", group), shown
+    assert shown.count("*") == 3
+
+
+def test_the_trick_line_lists_the_points_taken_so_far() -> None:
+    s, _ = screen()
+    view = playing_view()
+    assert " · taken:" not in s.situation(view)
+    taken = dataclasses.replace(view, points_taken=(1, 0, 13, 0))
+    s.names = {1: "Bot 1", 2: "Bot 2", 3: "Bot 3"}
+    assert s.situation(taken).endswith(" · taken: you 1, Bot 2 13")
+
+
+def test_a_hint_names_the_card_and_what_it_does() -> None:
+    view = playing_view()  # a club was led; seat 0 holds 3♣ 5♣ 6♣
+    style = Style(unicode=True, color=False)
+    line = hint_line(view, PlayCard(Card.parse("3c")), 120, style)
+    assert line.startswith("hint: 3♣ — stays under ")
+    assert line.endswith(": the trick goes to someone else (Monte-Carlo, 120 deals)")
+    leading = dataclasses.replace(view, trick=None)
+    low, high = Card.parse("3c"), Card.parse("6c")
+    assert "a low lead: your lowest ♣" in hint_line(leading, PlayCard(low), 9, style)
+    assert "of your leads, ♣ costs you least" in hint_line(leading, PlayCard(high), 9, style)
+    action, deals = best_action(view)
+    assert action in view.legal and deals > 0
+    passing = passing_view()
+    action, _ = best_action(passing)
+    assert hint_line(passing, action, 0, style).startswith("hint: pass ")
+
+
+class _Controls:
+    def say(self, text: str) -> None:
+        raise AssertionError("nothing to say")
+
+    def quit(self) -> None:
+        raise AssertionError("nobody quits")
+
+
+def test_typing_after_your_card_is_chosen_never_says_you_plays_next() -> None:
+    s, out = screen()
+    seat = TerminalSeat(s, _Controls())
+    view = playing_view()
+    assert view.to_act == (0,)
+    seat._view = view  # the card is chosen; the table has not played it yet
+    seat.handle_line("hint")
+    seat.handle_line("qs")
+    assert out.getvalue() == (
+        "no hint: your card is on its way to the table\nyour card is on its way to the table\n"
+    )

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from .pty_term import (
+    SUITS,
     Terminal,
     Timeout,
     data_dir,
@@ -30,6 +31,7 @@ from .pty_term import (
 
 PROMPTS = {
     "pass": r"pass 3 cards to [^\n>]*> ",
+    "send": r"Enter to send, undo to choose again> ",
     "play": r"play \[(?P<legal>[^\]\n]*)\]> ",
     "moon": r"you shot the moon![^\n]*> ",
     "over": r"Game over after [^\n]*\n",
@@ -66,6 +68,8 @@ def answer(term: Terminal, key: str, m: re.Match[str]) -> None:
     elif key == "play":
         legal = prompt_cards(m.group("legal"))
         term.send("" if len(legal) == 1 else legal[0])  # Enter plays a forced card
+    elif key == "send":
+        term.send("")
     elif key == "moon":
         term.send("a")
 
@@ -151,6 +155,8 @@ def test_wrong_input_gets_one_line_and_the_prompt_again(
     term.expect(r"Scores before hand 1, and points taken in it so far:\n  player +taken +total\n")
     term.expect(r"  you +0 +0\n(  .*\n){3}" + r"pass 3 cards")
     term.send(" ".join(hand[:3]))
+    term.expect(r"You will pass (\S+ ){2}\S+ to [^\n]*\nEnter to send, undo to choose again> ")
+    term.send("")
     term.expect("waiting for the others to pass")
 
     m = term.expect(PROMPTS["play"], timeout=30)
@@ -294,3 +300,47 @@ def test_two_players_on_one_machine_need_no_data_dir(
     guest.expect(PROMPTS["pass"], timeout=30)
     assert (tmp_path / "xdg" / "hearts-p2p" / "identity.key").exists()
     assert (tmp_path / "xdg" / "hearts-p2p" / "players" / "Bea" / "identity.key").exists()
+
+
+def test_the_aids_of_a_hand_hint_undo_received_cards_and_news(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """What a player of Microsoft or GNOME Hearts expects: a hint, a pass to look at before it is
+    sent, the cards received marked, points taken on the trick line, Enter echoed, and hearts
+    broken and Q♠ played said once each."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    term = open_terminal(
+        terminals, "play", "--name", "Ada", "--target", "1", "--bot-delay", "0",
+        "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
+    )  # fmt: skip
+    m = term.expect(PROMPTS["pass"], timeout=30)
+    hand = last_hand(term, m.start())
+    term.send("hint")
+    term.expect(r"hint: pass (\S+ ){2}\S+ — the cards most likely to take points for you")
+    term.send(" ".join(hand[:3]))
+    term.expect(r"You will pass (\S+ ){2}\S+ to Bot \d \(left\)\n" + PROMPTS["send"])
+    term.send("undo")
+    term.expect(r"choose 3 cards to pass again\n" + PROMPTS["pass"])
+    term.send(" ".join(hand[-3:]))
+    term.expect(PROMPTS["send"])
+    term.send("")
+    term.expect("waiting for the others to pass")
+    got = term.expect(r"You received (\S+) (\S+) (\S+) from Bot \d \(right\)", timeout=30)
+    received = {c[:-1].lower() + SUITS[c[-1]] for c in got.groups()}
+    m = term.expect(PROMPTS["play"], timeout=30)
+    line = term.text[term.text.rindex("Your hand: ", 0, m.start()) :].split("\n")[0]
+    starred = {c for c in hand_cards(line[len("Your hand: ") :]) if c in received}
+    marked = re.findall(r"(10|[2-9JQKA])\*", line)
+    assert len(marked) == 3 and len(starred) == 3, line
+    term.send("hint")
+    term.expect(r"hint: \S+ — [^\n]+ \(Monte-Carlo[^\n]*\)\n")
+    answer(term, "play", m)
+    play_to_the_end([term], deadline=90)
+    assert term.wait() == 0
+    screen = term.text
+    assert "Traceback" not in screen
+    hands = int(re.findall(r"Game over after (\d+) hands?", screen)[0])
+    assert screen.count("(hearts are broken by ") == hands
+    assert screen.count("(Q♠ is played)") == hands
+    assert re.search(r"^you play \S+$", screen, re.M)  # the last trick's card, by Enter
+    assert re.search(r"^Trick 13[^\n]* · taken: [^\n]*\d$", screen, re.M)

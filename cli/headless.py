@@ -1,0 +1,115 @@
+"""What a run with no person at the table prints: a status line as the game goes, and the end
+of the game by name, as text or as one JSON object for scripts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+from hearts_p2p.bots.botseat import BotSeat
+from hearts_p2p.engine import Action, SeatView
+from hearts_p2p.frontend import Aborted, Event, HandScored, Notice, SeatedRoster
+from hearts_p2p.game import Status
+from hearts_p2p.node import Outcome
+from hearts_p2p.text import clean, json_escaped
+
+__all__ = ["ReportingSeat", "outcome_json", "outcome_lines", "stream", "write"]
+
+
+class ReportingSeat:
+    """A bot's seat that says where it sits and how each hand went, one line at a time.
+
+    ``out`` None keeps it silent (``--quiet``); the roster is kept either way, so the end of the
+    game can name the players.
+    """
+
+    def __init__(self, seat: BotSeat, where: str, out: TextIO | None) -> None:
+        self.seat = seat
+        self.where = where
+        self.out = out
+        self.roster: SeatedRoster | None = None
+
+    async def choose(self, view: SeatView) -> Action:
+        return await self.seat.choose(view)
+
+    async def notify(self, event: Event) -> None:
+        if isinstance(event, SeatedRoster):
+            self.roster = event
+        await self.seat.notify(event)
+        if self.out is None:
+            return
+        line = self._status(event)
+        if line is not None:
+            write(self.out, line + "\n")
+
+    def name(self, seat: int) -> str:
+        if self.roster is None:
+            return f"seat {seat}"
+        return next((clean(p.name) for p in self.roster.players if p.seat == seat), f"seat {seat}")
+
+    def _status(self, event: Event) -> str | None:
+        if isinstance(event, Notice):
+            return clean(event.text, 300)
+        if isinstance(event, SeatedRoster):
+            others = ", ".join(self.name(p.seat) for p in event.players if p.seat != event.you)
+            return f"playing at {self.where} as {self.name(event.you)}, with {others}"
+        if isinstance(event, HandScored):
+            me = event.view.seat
+            mine = event.result.points[me]
+            standing = ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(event.totals))
+            return f"hand {event.number}: {mine:+d} for me, totals {standing}"
+        if isinstance(event, Aborted):
+            return f"game aborted: {clean(event.reason, 200)}"
+        return None
+
+
+def _scores(outcome: Outcome, name: Any) -> list[dict[str, Any]]:
+    if outcome.result is None:
+        return []
+    return [{"seat": s, "name": name(s), "total": t} for s, t in enumerate(outcome.result.totals)]
+
+
+def outcome_json(outcome: Outcome, seat: ReportingSeat) -> str:
+    """The end of the game as data: status, totals by name, winners, the log and its hash."""
+    result = outcome.result
+    document = {
+        "status": outcome.status.value,
+        "totals": _scores(outcome, seat.name),
+        "winners": [seat.name(w) for w in result.winners] if result is not None else [],
+        "hands": result.hands if result is not None else None,
+        "abort": outcome.abort.reason if outcome.abort is not None else None,
+        "log": str(outcome.log_path),
+        "final_hash": outcome.final_hash,
+    }
+    return json_escaped(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
+
+
+def outcome_lines(outcome: Outcome, seat: ReportingSeat) -> list[str]:
+    """``final scores: Bea 3, Bot 6, Ada 34; winner Bea`` and the log's path."""
+    lines = []
+    result = outcome.result
+    if outcome.status is Status.FINISHED and result is not None:
+        ranked = sorted(_scores(outcome, seat.name), key=lambda r: (r["total"], r["seat"]))
+        totals = ", ".join(f"{r['name']} {r['total']}" for r in ranked)
+        winners = ", ".join(seat.name(w) for w in result.winners)
+        plural = "winners" if len(result.winners) > 1 else "winner"
+        lines.append(f"final scores: {totals}; {plural} {winners}")
+    lines.append(f"game log: {outcome.log_path}")
+    return lines
+
+
+def write(out: TextIO, text: str) -> None:
+    """Write ``text``; a name the stream cannot encode (``Zoë`` on ASCII) shows as ``Zo?``."""
+    try:
+        out.write(text)
+    except UnicodeEncodeError:
+        out.write(text.encode("ascii", "replace").decode("ascii"))
+    out.flush()
+
+
+def stream(quiet: bool, as_json: bool) -> TextIO | None:
+    """Where the status lines go: nowhere when quiet, stderr when stdout carries the JSON."""
+    if quiet:
+        return None
+    return sys.stderr if as_json else sys.stdout

@@ -1,0 +1,38 @@
+"""``hearts replay`` and ``hearts audit`` name the players in every score line, and ``replay
+--json`` gives the game as data, through the real ``hearts`` program on the protocol's vectors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .test_command_errors import hearts
+
+VECTORS = Path(__file__).parents[2] / "protocol" / "vectors" / "log"
+
+
+def test_scores_are_listed_by_name_and_one_point_is_singular() -> None:
+    run = hearts("replay", str(VECTORS / "valid.log"))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert "  points: bob +0, ann +0, dan +9, cat +17" in lines
+    assert "  totals: bob 0, ann 0, dan 9, cat 17" in lines
+    assert "Totals: bob 0, ann 0, dan 9, cat 17" in lines
+    five = hearts("replay", str(VECTORS / "5_players.log")).stdout
+    assert "(1 point)" in five and "pts)" not in five
+    audit = hearts("audit", str(VECTORS / "valid.log")).stdout
+    assert "  totals: bob 0, ann 0, dan 9, cat 17" in audit.splitlines()
+
+
+def test_replay_json_is_the_game_as_data() -> None:
+    run = hearts("replay", "--json", str(VECTORS / "valid.log"))
+    assert run.returncode == 0, run.stderr
+    game = json.loads(run.stdout)
+    assert game["status"] == "finished" and game["valid"] is True
+    assert [(s["name"], s["total"]) for s in game["scores"]] == [
+        ("bob", 0), ("ann", 0), ("dan", 9), ("cat", 17)
+    ]  # fmt: skip
+    assert game["winner_names"] == ["bob", "ann"]
+    assert len(game["hands"][0]["tricks"]) == 13
+    assert game["final_hash"]
+    assert json.loads(hearts("audit", "--json", str(VECTORS / "valid.log")).stdout) == game
