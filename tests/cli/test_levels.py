@@ -8,7 +8,7 @@ import re
 import socket
 from pathlib import Path
 
-from hearts_p2p.bots import HeuristicBot, MonteCarloBot, MonteCarloV1Bot
+from hearts_p2p.bots import Bot, GameSwitch, HeuristicBot, MonteCarloBot, MonteCarloV1Bot
 from hearts_p2p.cli.levels import bot_for, level_name
 from hearts_p2p.cli.main import build_parser
 
@@ -16,13 +16,18 @@ from .pty_term import free_port
 from .test_command_errors import hearts
 
 
+def hearts_side(bot: Bot) -> Bot:
+    """The Hearts bot of a strategy that plays both games."""
+    return bot.hearts if isinstance(bot, GameSwitch) else bot
+
+
 def test_each_level_is_a_strategy_and_a_budget() -> None:
-    assert isinstance(bot_for("easy", 1), HeuristicBot)
-    medium = bot_for("medium", 1)
+    assert isinstance(hearts_side(bot_for("easy", 1)), HeuristicBot)
+    medium = hearts_side(bot_for("medium", 1))
     assert isinstance(medium, MonteCarloV1Bot) and medium.budget_ms == 40
-    hard = bot_for("hard", 1)
+    hard = hearts_side(bot_for("hard", 1))
     assert isinstance(hard, MonteCarloBot) and hard.budget_ms == MonteCarloBot().budget_ms
-    assert isinstance(bot_for("montecarlo", 1), MonteCarloBot)  # strategies still work
+    assert isinstance(hearts_side(bot_for("montecarlo", 1)), MonteCarloBot)  # strategies too
 
 
 def test_a_bot_playing_a_level_says_so_in_its_name() -> None:
