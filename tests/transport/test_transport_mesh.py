@@ -281,3 +281,53 @@ async def test_a_peer_comes_back(restarted: int, caplog: pytest.LogCaptureFixtur
                         ]
                         await meshes[i].send(back.key, b"welcome back")
                         assert await second.inbox(peers[i].key).receive() == b"welcome back"
+
+
+@contextlib.asynccontextmanager
+async def with_a_sink(config: MeshConfig) -> AsyncIterator[tuple[Mesh, Mesh, list[Peer]]]:
+    """A mesh of three where the lowest key is a raw client of our own classes: it dials the
+    middle peer, completes the handshake, and then reads nothing. Yields the middle peer's
+    mesh, the highest peer's, and the peers (sink, middle, highest)."""
+    async with open_peers(3) as peers:
+        sink, me, other = peers
+        async with mesh_of(me, peers, config) as m, mesh_of(other, peers) as m_other:
+            conn = await open_connection(
+                "127.0.0.1", me.port, sink.identity, TABLE, expected=me.key
+            )
+            await m.wait_connected([sink.key, other.key])
+            try:
+                yield m, m_other, peers
+            finally:
+                await conn.aclose()
+
+
+async def test_sends_to_a_peer_that_never_reads_never_wait() -> None:
+    """What the node sends to a sink only queues; once the sink's outbox is full it is dropped
+    (it may come back and catch up), and the other peer hears everything sent to it."""
+    with trio.fail_after(15):
+        async with with_a_sink(FAST) as (m, m_other, (sink, me, other)):
+            chunk = bytes(1 << 16)
+            sent = 0
+            with pytest.raises(PeerUnavailable):
+                while sent < 1 << 30:
+                    await m.send(sink.key, chunk)
+                    sent += len(chunk)
+                    await m.send(other.key, sent.to_bytes(8, "big"))
+            assert m.drops["backlog"] == 1 and not m.is_connected(sink.key)
+            assert sent <= FAST.outbox_bytes + (8 << 20)  # the outbox, and what the kernel took
+            assert await m.broadcast(b"still here") == {sink.key}
+            inbox = m_other.inbox(me.key)
+            heard = [await inbox.receive() for _ in range(sent // len(chunk))]
+            assert heard[-1] == sent.to_bytes(8, "big")
+            assert await inbox.receive() == b"still here"
+
+
+async def test_a_peer_that_takes_no_frame_in_time_is_dropped() -> None:
+    config = MeshConfig(send_timeout=0.5, outbox_bytes=1 << 30, outbox_frames=1 << 20)
+    with trio.fail_after(15):
+        async with with_a_sink(config) as (m, _, (sink, _me, _other)):
+            for _ in range(32 << 4):  # 32 MiB: more than the kernel buffers take
+                await m.send(sink.key, bytes(1 << 16))
+            while m.is_connected(sink.key):
+                await m.wait_change()
+            assert m.drops["send-timeout"] == 1

@@ -1,0 +1,143 @@
+"""No peer can hang a node: one that reads nothing, floods sync requests, or goes silent while
+the player quits. Runners over meshes on in-memory pipes, on trio's virtual clock."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import trio
+
+from hearts_p2p.bots import make_bot
+from hearts_p2p.bots.botseat import BotSeat
+from hearts_p2p.control import Sync, Synced, encode, parse_control
+from hearts_p2p.game import Status
+from hearts_p2p.identity import Identity
+from hearts_p2p.log import GameLog, SecretStore
+from hearts_p2p.node import GameRunner, RunnerConfig
+from hearts_p2p.node.runner import Links
+from hearts_p2p.rules import Rules
+from hearts_p2p.transport import Connection, ConnectionClosed, Member, open_mesh
+from hearts_p2p.wire import decode_peer_frame
+
+from .pipes import connect, open_meshes
+from .table import GAME_ID, Table
+from .test_runner import mesh
+
+
+def outsider(ids: Sequence[Identity]) -> Identity:
+    """A key that is no player's and lower than all of theirs: it dials them, so no mesh ever
+    dials it."""
+    lowest = min(i.public_key for i in ids)
+    for n in range(100, 256):
+        candidate = Identity.from_seed(bytes([n]) * 32)
+        if candidate.public_key < lowest:
+            return candidate
+    raise AssertionError("no low key among the seeds tried")
+
+
+async def play(
+    tmp: Path, table: Table, links: Sequence[Links], config: RunnerConfig
+) -> list[Status]:
+    statuses: list[Status] = []
+
+    async def one(i: int) -> None:
+        runner = GameRunner(
+            table.protos[i],
+            links[i],
+            BotSeat(make_bot("heuristic", i)),
+            GameLog.open(tmp / f"p{i}.log"),
+            SecretStore(tmp / f"p{i}.s"),
+            config,
+        )
+        statuses.append(await runner.run())
+
+    async with trio.open_nursery() as nursery:
+        table.protos[0].propose(table.genesis)
+        for i in range(len(table.protos)):
+            nursery.start_soon(one, i)
+    return statuses
+
+
+async def flood_syncs(conn: Connection, count: int) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(count):
+            await conn.send(encode(Sync(0)))
+
+
+async def test_a_peer_that_never_reads_does_not_stop_the_game(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """A fifth member of the mesh completes the handshake with every player, then reads
+    nothing and asks each for the whole log 300 times. The four players finish their game."""
+    table = Table(Rules(players=4, target=20), seed=2)
+    sink = outsider(table.ids)
+    config = RunnerConfig(absent_timeout=120, linger=0.5)
+    with trio.fail_after(600):
+        async with open_meshes(table.ids, extra=[sink]) as meshes, trio.open_nursery() as nursery:
+            for identity, m in zip(table.ids, meshes, strict=True):
+                mine, theirs = await connect(sink, identity, back=1 << 12)
+                m.adopt(theirs)
+                nursery.start_soon(flood_syncs, mine, 300)
+            statuses = await play(tmp_path, table, meshes, config)
+            nursery.cancel_scope.cancel()
+    assert statuses == [Status.FINISHED] * 4
+    assert len({(tmp_path / f"p{i}.log").read_bytes() for i in range(4)}) == 1
+
+
+async def test_a_flood_of_syncs_is_answered_bounded(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """300 sync requests from one peer get one answer now and one for all the rest after
+    ``sync_interval``."""
+    table = Table(Rules(players=4, target=20), seed=2)
+    sink = outsider(table.ids).public_key
+    keys = [i.public_key for i in table.ids]
+    links = mesh([*keys, sink])
+    for key in keys:
+        for _ in range(300):
+            await links[4].send(key, encode(Sync(0)))
+    config = RunnerConfig(absent_timeout=120, linger=0.5)
+    with trio.fail_after(600):
+        statuses = await play(tmp_path, table, links, config)
+    assert statuses == [Status.FINISHED] * 4
+    for key in keys:
+        answers = 0
+        inbox = links[4].inbox(key)
+        while True:
+            try:
+                frame = decode_peer_frame(inbox.receive_nowait())
+            except trio.WouldBlock:
+                break
+            answers += isinstance(frame, dict) and isinstance(parse_control(frame), Synced)
+        assert answers == 2
+
+
+async def test_quit_leaves_within_2_s_while_the_peers_take_nothing(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """The host's three peers are connected but read nothing (their buffers hold 256 bytes).
+    The host quits: its runner and its mesh are gone within 2 s."""
+    table = Table(Rules(players=4, target=20), seed=2)
+    me = table.ids[0]
+    roster = [Member(i.public_key, ("127.0.0.1", 9)) for i in table.ids]
+    conns = [(await connect(me, other, capacity=256))[0] for other in table.ids[1:]]
+    proto = table.protos[0]
+    config = RunnerConfig(absent_timeout=120)
+    with trio.fail_after(600):
+        async with open_mesh(me, GAME_ID, roster) as m:
+            for conn in conns:
+                m.adopt(conn)
+            front = BotSeat(make_bot("heuristic", 0))
+            game_log = GameLog.open(tmp_path / "p0.log")
+            runner = GameRunner(proto, m, front, game_log, SecretStore(tmp_path / "p0.s"), config)
+            proto.propose(table.genesis)
+            async with trio.open_nursery() as nursery:
+                await nursery.start(runner.run)
+                await trio.sleep(5)
+                quit_at = trio.current_time()
+                runner.quit()
+        left_at = trio.current_time()
+    assert left_at - quit_at <= 2.0
+    assert proto.status is Status.ABORTED
