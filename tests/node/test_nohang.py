@@ -12,18 +12,21 @@ import trio
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.control import Sync, Synced, encode, parse_control
-from hearts_p2p.game import Status
+from hearts_p2p.engine import Action, SeatView
+from hearts_p2p.frontend import FrontEnd
+from hearts_p2p.game import GameProtocol, Status
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import GameLog, SecretStore
 from hearts_p2p.node import GameRunner, RunnerConfig
 from hearts_p2p.node.runner import Links
+from hearts_p2p.node.session import _replay_own_log
 from hearts_p2p.rules import Rules
 from hearts_p2p.transport import Connection, ConnectionClosed, Member, open_mesh
 from hearts_p2p.wire import decode_peer_frame
 
 from .pipes import connect, open_meshes
 from .table import GAME_ID, Table
-from .test_runner import mesh
+from .test_runner import MemoryLinks, mesh
 
 
 def outsider(ids: Sequence[Identity]) -> Identity:
@@ -141,3 +144,82 @@ async def test_quit_leaves_within_2_s_while_the_peers_take_nothing(
         left_at = trio.current_time()
     assert left_at - quit_at <= 2.0
     assert proto.status is Status.ABORTED
+
+
+class CountingLinks(MemoryLinks):
+    """Counts the sync requests this player sends."""
+
+    syncs = 0
+
+    async def send(self, peer: bytes, payload: bytes) -> None:
+        frame = decode_peer_frame(payload)
+        self.syncs += isinstance(frame, dict) and isinstance(parse_control(frame), Sync)
+        await super().send(peer, payload)
+
+
+class CrashingSeat(BotSeat):
+    """A bot seat whose node dies (its scope cancelled) when asked for its ``at``-th decision."""
+
+    def __init__(self, seed: int, at: int, crash: trio.CancelScope) -> None:
+        super().__init__(make_bot("heuristic", seed))
+        self.left = at
+        self.crash = crash
+
+    async def choose(self, view: SeatView) -> Action:
+        self.left -= 1
+        if not self.left:
+            self.crash.cancel()
+            await trio.sleep_forever()
+        return await super().choose(view)
+
+
+async def test_a_resumed_peer_catches_up_in_bounded_answers(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """Player 3 dies mid-hand; what was in flight to it is lost, and so are its log's last
+    dozen entries (written but never synced to disk, say). It resumes from what is left. Every
+    answer it gets carries one entry (``sync_bytes=1``), so it asks again and again, and still
+    catches up: the game finishes, every log alike."""
+    table = Table(Rules(players=4, target=20), seed=2)
+    keys = [i.public_key for i in table.ids]
+    links = mesh(keys)
+    config = RunnerConfig(absent_timeout=120, linger=0.5, sync_bytes=1)
+    statuses: dict[int, Status] = {}
+
+    def runner(i: int, proto: GameProtocol, front: FrontEnd, link: Links) -> GameRunner:
+        log = GameLog.open(tmp_path / f"p{i}.log")
+        secrets = SecretStore(tmp_path / f"p{i}.s")
+        return GameRunner(proto, link, front, log, secrets, config, resuming=link is not links[i])
+
+    async def one(i: int) -> None:
+        front = BotSeat(make_bot("heuristic", i))
+        statuses[i] = await runner(i, table.protos[i], front, links[i]).run()
+
+    async def dies_and_resumes() -> None:
+        crash = trio.CancelScope()
+        first = runner(3, table.protos[3], CrashingSeat(3, 6, crash), links[3])
+        with crash:
+            await first.run()
+        first.log.truncate(len(first.log) - 12)
+        first.log.close()
+        for peer in keys[:3]:  # what was on its way to the dead process
+            with contextlib.suppress(trio.WouldBlock):
+                while True:
+                    links[3].inbox(peer).receive_nowait()
+        saved = SecretStore(tmp_path / "p3.s").load()
+        proto = GameProtocol(GAME_ID, keys[0], table.ids[3], bytes([12]) * 32, saved["choices"])
+        back = CountingLinks(keys[3], keys, links[3]._boxes)
+        again = runner(3, proto, BotSeat(make_bot("heuristic", 3)), back)
+        _replay_own_log(proto, again.log)
+        lag = len(table.protos[0].entries) - len(proto.entries)
+        statuses[3] = await again.run()
+        assert back.syncs > lag > 0
+
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            table.protos[0].propose(table.genesis)
+            for i in range(3):
+                nursery.start_soon(one, i)
+            nursery.start_soon(dies_and_resumes)
+    assert list(statuses.values()) == [Status.FINISHED] * 4
+    assert len({(tmp_path / f"p{i}.log").read_bytes() for i in range(4)}) == 1

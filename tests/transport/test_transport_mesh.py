@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 import trio
+import trio.testing
 
 from hearts_p2p.identity import Identity
 from hearts_p2p.transport import (
@@ -18,6 +19,7 @@ from hearts_p2p.transport import (
     Mesh,
     MeshConfig,
     PeerUnavailable,
+    accept_connection,
     dial_handshake,
     open_connection,
     open_mesh,
@@ -331,3 +333,27 @@ async def test_a_peer_that_takes_no_frame_in_time_is_dropped() -> None:
             while m.is_connected(sink.key):
                 await m.wait_change()
             assert m.drops["send-timeout"] == 1
+
+
+async def test_a_frame_cut_off_mid_way_costs_only_that_connection(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    """A peer sends a frame, then half of a 1 MiB one, and stops, its connection open. After
+    ``frame_timeout`` that connection is dropped; the frame before it was delivered."""
+    low, me = identities(2)
+    roster = [Member(low.public_key), Member(me.public_key)]
+    config = MeshConfig(frame_timeout=3.0)
+    a, b = trio.testing.memory_stream_pair()
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(dial_handshake, FramedStream(a), low, TABLE, me.public_key)
+            theirs = await accept_connection(b, me, TABLE, frame_timeout=config.frame_timeout)
+        async with open_mesh(me, TABLE, roster, config=config) as m:
+            m.adopt(theirs)
+            await a.send_all(frame(b"whole") + (1 << 20).to_bytes(4, "big") + bytes(1 << 19))
+            assert await m.inbox(low.public_key).receive() == b"whole"
+            start = trio.current_time()
+            while m.is_connected(low.public_key):
+                await m.wait_change()
+            assert trio.current_time() - start == pytest.approx(3.0)
+            assert m.drops["stalled-frame"] == 1
