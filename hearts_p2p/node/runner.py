@@ -58,6 +58,7 @@ class RunnerConfig:
     leave_within: float = 1.5  # after a quit, stop this soon whatever the peers do
     sync_bytes: int = 256 * 1024  # the most log one sync answer carries (at least one entry)
     sync_interval: float = 0.25  # one sync answer per peer this often; asks meanwhile coalesce
+    frames_per_peer: int = 16  # a peer's frames waiting for the game task, at most
     timings: Path | None = None  # append when each play is sent and verified (benchmarks)
 
 
@@ -81,7 +82,10 @@ class GameRunner:
         self.config = config
         self._secret_seed = secret_seed
         self._saved_choices: dict[str, Any] = dict(protocol.choices)
-        self._queue_in, self._queue = trio.open_memory_channel[Callable[[], Awaitable[None]]](1024)
+        # The peers' frames take at most frames_per_peer each of it: the rest is room for the
+        # watchers and the front end, so their jobs are never turned away.
+        room = max(1024, 2 * config.frames_per_peer * len(links.peers))
+        self._queue_in, self._queue = trio.open_memory_channel[Callable[[], Awaitable[None]]](room)
         self._choosing = False
         self._gone_since: dict[bytes, float] = {}
         self._nursery: trio.Nursery | None = None
@@ -294,10 +298,19 @@ class GameRunner:
     # -- reading ------------------------------------------------------------------------------
 
     async def _read(self, peer: bytes) -> None:
-        """Hand each of ``peer``'s frames to the game task; a full queue holds the reader back
-        (and so the peer, through TCP), rather than dropping anything."""
+        """Hand each of ``peer``'s frames to the game task, at most ``frames_per_peer`` waiting
+        at a time: a peer that floods is held back (through TCP) rather than dropped from, and
+        it neither crowds out the other peers nor fills the queue that the watchers and the
+        front end post to."""
+        credit = trio.Semaphore(self.config.frames_per_peer)
+
+        async def job(frame: bytes) -> None:
+            credit.release()
+            await self._handle(peer, frame)
+
         async for frame in self.links.inbox(peer):
-            await self._queue_in.send(functools.partial(self._handle, peer, frame))
+            await credit.acquire()
+            await self._queue_in.send(functools.partial(job, frame))
 
     async def _handle(self, peer: bytes, frame: bytes) -> None:
         try:

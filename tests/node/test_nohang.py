@@ -11,9 +11,9 @@ import trio
 
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
-from hearts_p2p.control import Sync, Synced, encode, parse_control
+from hearts_p2p.control import Chat, Sync, Synced, encode, parse_control
 from hearts_p2p.engine import Action, SeatView
-from hearts_p2p.frontend import FrontEnd
+from hearts_p2p.frontend import ChatLine, Event, FrontEnd
 from hearts_p2p.game import GameProtocol, Status
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import GameLog, SecretStore
@@ -223,3 +223,87 @@ async def test_a_resumed_peer_catches_up_in_bounded_answers(
             nursery.start_soon(dies_and_resumes)
     assert list(statuses.values()) == [Status.FINISHED] * 4
     assert len({(tmp_path / f"p{i}.log").read_bytes() for i in range(4)}) == 1
+
+
+class FloodedLinks:
+    """Player 0's links: every peer connected but ``gone``, none of them reading or answering;
+    the test writes what they send into bounded inboxes."""
+
+    def __init__(self, peers: Sequence[bytes], gone: bytes) -> None:
+        self.peers = tuple(peers)
+        self.gone = gone
+        self.boxes = {p: trio.open_memory_channel[bytes](16) for p in peers}
+
+    def inbox(self, peer: bytes) -> trio.MemoryReceiveChannel[bytes]:
+        return self.boxes[peer][1]
+
+    def is_connected(self, peer: bytes) -> bool:
+        return peer != self.gone
+
+    async def wait_change(self) -> None:
+        await trio.sleep_forever()
+
+    async def send(self, peer: bytes, payload: bytes) -> None:
+        await trio.lowlevel.checkpoint()
+
+    async def broadcast(self, payload: bytes) -> frozenset[bytes]:
+        await trio.lowlevel.checkpoint()
+        return frozenset({self.gone})
+
+
+class SlowScreen(BotSeat):
+    """A bot seat whose screen takes 10 ms to show a chat line."""
+
+    async def notify(self, event: Event) -> None:
+        if isinstance(event, ChatLine):
+            await trio.sleep(0.01)
+        await super().notify(event)
+
+
+async def flooded_host(tmp_path: Path, quit_at: float | None) -> tuple[float, GameProtocol]:
+    """The host of a table whose player 3 is gone while player 1 sends 3000 chat lines (30 s
+    of the host's screen): when does the host's game end?"""
+    table = Table(Rules(players=4, target=20), seed=2)
+    keys = [i.public_key for i in table.ids]
+    links = FloodedLinks(keys[1:], gone=keys[3])
+    proto = table.protos[0]
+    config = RunnerConfig(absent_timeout=10, linger=0.5)
+    front = SlowScreen(make_bot("heuristic", 0))
+    runner = GameRunner(
+        proto, links, front, GameLog.open(tmp_path / "p0.log"), SecretStore(tmp_path / "s"), config
+    )
+    proto.propose(table.genesis)
+
+    async def flood() -> None:
+        with contextlib.suppress(trio.BrokenResourceError):
+            for _ in range(3000):
+                await links.boxes[keys[1]][0].send(encode(Chat("hi")))
+
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(flood)
+            await nursery.start(runner.run)
+            if quit_at is not None:
+                await trio.sleep(quit_at)
+                runner.quit()
+            while proto.status is Status.RUNNING:
+                await trio.sleep(0.1)
+            ended = trio.current_time()
+            nursery.cancel_scope.cancel()
+    return ended, proto
+
+
+async def test_the_absence_watcher_is_heard_through_a_flood(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    ended, proto = await flooded_host(tmp_path, quit_at=None)
+    assert proto.abort is not None and proto.abort.culprit == 3
+    assert ended < 10 + 2
+
+
+async def test_quit_is_heard_through_a_flood(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    ended, proto = await flooded_host(tmp_path, quit_at=3)
+    assert proto.abort is not None and proto.abort.culprit == 0
+    assert ended < 3 + 2
