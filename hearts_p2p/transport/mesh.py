@@ -185,9 +185,8 @@ class Mesh:
 
     async def wait_sent(self) -> None:
         """Return once every frame queued so far is written (or its connection gone)."""
-        for conn, outbox in list(self._outboxes.items()):
-            if conn in self._scopes:
-                await outbox.wait_empty()
+        for outbox in list(self._outboxes.values()):
+            await outbox.wait_empty()
 
     def adopt(self, conn: Connection) -> None:
         """Take over a connection authenticated elsewhere (say, the lobby's) for its peer."""
@@ -233,7 +232,7 @@ class Mesh:
         finally:
             self._drop(conn)
             del self._scopes[conn]
-            del self._outboxes[conn]
+            self._outboxes.pop(conn).close()
             await trio.aclose_forcefully(conn)
 
     async def _read(self, conn: Connection) -> None:

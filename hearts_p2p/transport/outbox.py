@@ -52,5 +52,10 @@ class Outbox:
                 self._empty.set()
 
     async def wait_empty(self) -> None:
-        """Return once everything queued so far has been written."""
+        """Return once everything queued so far has been written, or the outbox is closed."""
         await self._empty.wait()
+
+    def close(self) -> None:
+        """Its connection is gone: what is queued will never be written."""
+        self._in.close()
+        self._empty.set()
