@@ -1,9 +1,10 @@
 """Control frames: the small unsigned msgpack maps peers exchange beside the game's messages.
 
 ``sync`` asks a peer for the log entries after the first ``have`` (a peer that reconnects, or
-resumes); ``synced`` says all of them were sent; ``chat`` is a line of table talk; ``done`` says
-this peer's game is over and it stops answering. None of them is logged or changes the game,
-so they need no signature: the connection is already authenticated.
+resumes); ``synced`` ends the answer, which is bounded: it says from which entry to ask again
+if there are more, and nothing if all of them were sent; ``chat`` is a line of table talk;
+``done`` says this peer's game is over and it stops answering. None of them is logged or
+changes the game, so they need no signature: the connection is already authenticated.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ class Sync:
 
 @dataclass(frozen=True, slots=True)
 class Synced:
-    pass
+    more_from: int | None = None  # the answer stopped short: ask again from this entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,8 @@ def parse_control(frame: dict[str, Any]) -> Control | None:
     if kind == "sync" and isinstance(have := frame.get("have"), int):
         return Sync(max(0, have))
     if kind == "synced":
-        return Synced()
+        more = frame.get("from")
+        return Synced(more if isinstance(more, int) and more >= 0 else None)
     if kind == "done":
         return Done()
     return None
@@ -61,4 +63,7 @@ def encode(control: Control) -> bytes:
         return pack({"t": "chat", "text": control.text[:MAX_CHAT]})
     if isinstance(control, Sync):
         return pack({"t": "sync", "have": control.have})
-    return pack({"t": "synced" if isinstance(control, Synced) else "done"})
+    if isinstance(control, Synced):
+        more = {} if control.more_from is None else {"from": control.more_from}
+        return pack({"t": "synced", **more})
+    return pack({"t": "done"})

@@ -4,6 +4,11 @@ One task alone advances the game: readers (one per peer) and the seat's front en
 things on its queue. Before anything is sent, the log entries it depends on are on disk, and the
 seat's secrets are saved before any message that uses them, so a peer killed at any point
 restarts, replays its log and rejoins with the same messages it would have sent.
+
+Nothing a peer does can hold that task: sends only queue frames (the mesh drops a peer that does
+not take them), a sync is answered with a bounded slice of the log and at most once per
+``sync_interval`` per peer, and a quit ends everything, the last words to the peers included,
+within ``leave_within``.
 """
 
 from __future__ import annotations
@@ -50,6 +55,10 @@ class Links(Protocol):
 class RunnerConfig:
     absent_timeout: float = 120.0  # a player disconnected this long ends the game
     linger: float = 2.0  # after the end, keep answering peers that are catching up
+    leave_within: float = 1.5  # after a quit, stop this soon whatever the peers do
+    sync_bytes: int = 256 * 1024  # the most log one sync answer carries (at least one entry)
+    sync_interval: float = 0.25  # one sync answer per peer this often; asks meanwhile coalesce
+    frames_per_peer: int = 16  # a peer's frames waiting for the game task, at most
     timings: Path | None = None  # append when each play is sent and verified (benchmarks)
 
 
@@ -73,7 +82,10 @@ class GameRunner:
         self.config = config
         self._secret_seed = secret_seed
         self._saved_choices: dict[str, Any] = dict(protocol.choices)
-        self._queue_in, self._queue = trio.open_memory_channel[Callable[[], Awaitable[None]]](1024)
+        # The peers' frames take at most frames_per_peer each of it: the rest is room for the
+        # watchers and the front end, so their jobs are never turned away.
+        room = max(1024, 2 * config.frames_per_peer * len(links.peers))
+        self._queue_in, self._queue = trio.open_memory_channel[Callable[[], Awaitable[None]]](room)
         self._choosing = False
         self._gone_since: dict[bytes, float] = {}
         self._nursery: trio.Nursery | None = None
@@ -85,6 +97,12 @@ class GameRunner:
         # A resumed peer asks for no decision until every peer has caught it up: a message it
         # sent before the crash may be out there, and choosing anew would contradict it.
         self._unsynced: set[bytes] = set(links.peers) if resuming else set()
+        self._asked: dict[bytes, int] = {}  # the entry each peer was last asked to sync from
+        self._sync_wanted: dict[bytes, int] = {}  # asks that came while a peer's answer cooled
+        self._sync_cooling: set[bytes] = set()
+        self._leaving = trio.CancelScope()  # given a deadline by quit
+        self._quitting = False
+        self._quit_done = False
         self.dropped_frames = 0
 
     @property
@@ -104,15 +122,18 @@ class GameRunner:
             nursery.start_soon(self._watch_links)
             nursery.start_soon(self._watch_absence)
             task_status.started(self)
-            await self._flush()
-            for peer in self.links.peers:
-                if self.links.is_connected(peer):
-                    await self._ask_sync(peer)
-            async for job in self._queue:
-                await job()
-                if self.protocol.status in (Status.FINISHED, Status.ABORTED):
-                    break
-            await self._linger()
+            with self._leaving:
+                await self._flush()
+                for peer in self.links.peers:
+                    if self.links.is_connected(peer):
+                        await self._ask_sync(peer)
+                async for job in self._queue:
+                    if self._quitting:
+                        await self._quit()  # first, even when the queue was too full to take it
+                    await job()
+                    if self.protocol.status in (Status.FINISHED, Status.ABORTED):
+                        break
+                await self._linger()
             nursery.cancel_scope.cancel()
         self.log.close()
         if self._timings is not None:
@@ -143,17 +164,24 @@ class GameRunner:
         self._post(lambda: self._broadcast_raw(frame))
 
     def quit(self) -> None:
-        async def job() -> None:
-            me = self.protocol.me
-            name = (
-                self.protocol.genesis.players[me].name
-                if self.protocol.genesis and me is not None
-                else "?"
-            )
-            self.protocol.quit(name)
-            await self._flush()
+        """Leave the game, telling the peers; the node is gone within ``leave_within``."""
+        if not self._quitting:
+            self._quitting = True
+            self._leaving.deadline = trio.current_time() + self.config.leave_within
+        self._post(self._quit)
 
-        self._post(job)
+    async def _quit(self) -> None:
+        if self._quit_done:
+            return
+        self._quit_done = True
+        me = self.protocol.me
+        name = (
+            self.protocol.genesis.players[me].name
+            if self.protocol.genesis and me is not None
+            else "?"
+        )
+        self.protocol.quit(name)
+        await self._flush()
 
     def _post(self, job: Callable[[], Awaitable[None]]) -> None:
         try:
@@ -272,10 +300,19 @@ class GameRunner:
     # -- reading ------------------------------------------------------------------------------
 
     async def _read(self, peer: bytes) -> None:
-        """Hand each of ``peer``'s frames to the game task; a full queue holds the reader back
-        (and so the peer, through TCP), rather than dropping anything."""
+        """Hand each of ``peer``'s frames to the game task, at most ``frames_per_peer`` waiting
+        at a time: a peer that floods is held back (through TCP) rather than dropped from, and
+        it neither crowds out the other peers nor fills the queue that the watchers and the
+        front end post to."""
+        credit = trio.Semaphore(self.config.frames_per_peer)
+
+        async def job(frame: bytes) -> None:
+            credit.release()
+            await self._handle(peer, frame)
+
         async for frame in self.links.inbox(peer):
-            await self._queue_in.send(functools.partial(self._handle, peer, frame))
+            await credit.acquire()
+            await self._queue_in.send(functools.partial(job, frame))
 
     async def _handle(self, peer: bytes, frame: bytes) -> None:
         try:
@@ -302,8 +339,11 @@ class GameRunner:
         elif isinstance(control, Sync):
             await self._answer_sync(peer, control.have)
         elif isinstance(control, Synced):
-            self._unsynced.discard(peer)
-            self._maybe_choose()
+            if control.more_from is None:
+                self._unsynced.discard(peer)
+                self._maybe_choose()
+            elif control.more_from > self._asked.get(peer, control.more_from):
+                await self._ask_sync(peer, control.more_from)
         else:
             self._done_peers.add(peer)
             self._check_all_done()
@@ -320,13 +360,51 @@ class GameRunner:
 
     # -- catching peers up --------------------------------------------------------------------
 
-    async def _ask_sync(self, peer: bytes) -> None:
-        await self._send_quietly(peer, encode(Sync(len(self.protocol.entries))))
+    async def _ask_sync(self, peer: bytes, start: int = 0) -> None:
+        """Ask ``peer`` for the log from our end, or from ``start`` when it said to go on from
+        there (the entries of a step cut short by its last answer are held, not yet logged)."""
+        have = max(len(self.protocol.entries), start)
+        self._asked[peer] = have
+        await self._send_quietly(peer, encode(Sync(have)))
 
     async def _answer_sync(self, peer: bytes, have: int) -> None:
+        """Answer at once, then let ``sync_interval`` pass before the next answer to ``peer``:
+        asks meanwhile coalesce into one, from the last ``have`` asked."""
+        if peer in self._sync_cooling:
+            self._sync_wanted[peer] = have
+            return
+        self._sync_cooling.add(peer)
+        assert self._nursery is not None
+        self._nursery.start_soon(self._cool_sync, peer)
+        await self._send_sync(peer, have)
+
+    async def _cool_sync(self, peer: bytes) -> None:
+        try:
+            while True:
+                await trio.sleep(self.config.sync_interval)
+                have = self._sync_wanted.pop(peer, None)
+                if have is None:
+                    return
+                await self._queue_in.send(functools.partial(self._send_sync, peer, have))
+        finally:
+            self._sync_cooling.discard(peer)
+
+    async def _send_sync(self, peer: bytes, have: int) -> None:
+        """The entries after ``have``, up to ``sync_bytes`` of them, then the current step's
+        messages if that was all; ``Synced`` says whether to ask on."""
         p = self.protocol
-        for raw in p.entries[have:]:
+        entries = p.entries
+        end, size = have, 0
+        while end < len(entries) and (
+            end == have or size + len(entries[end]) <= self.config.sync_bytes
+        ):
+            size += len(entries[end])
+            end += 1
+        for raw in entries[have:end]:
             await self._send_quietly(peer, raw)
+        if end < len(entries):
+            await self._send_quietly(peer, encode(Synced(end)))
+            return
         for msg in p.pending():
             await self._send_quietly(peer, msg.raw)
         await self._send_quietly(peer, encode(Synced()))

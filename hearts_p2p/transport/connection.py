@@ -8,7 +8,7 @@ import trio
 
 from hearts_p2p.identity import Identity
 
-from .framing import DEFAULT_MAX_FRAME, FramedStream
+from .framing import DEFAULT_FRAME_TIMEOUT, DEFAULT_MAX_FRAME, FramedStream
 from .handshake import Authenticated, accept_handshake, dial_handshake
 
 __all__ = ["Connection", "accept_connection", "open_connection"]
@@ -66,9 +66,10 @@ async def accept_connection(
     *,
     expected: Collection[bytes] | None = None,
     max_frame: int = DEFAULT_MAX_FRAME,
+    frame_timeout: float = DEFAULT_FRAME_TIMEOUT,
 ) -> Connection:
     """Authenticate an inbound ``stream``. The caller closes it if this raises."""
-    frames = FramedStream(stream, max_frame)
+    frames = FramedStream(stream, max_frame, frame_timeout)
     return Connection(frames, await accept_handshake(frames, identity, table_id, expected))
 
 
@@ -80,6 +81,7 @@ async def open_connection(
     *,
     expected: bytes | None = None,
     max_frame: int = DEFAULT_MAX_FRAME,
+    frame_timeout: float = DEFAULT_FRAME_TIMEOUT,
 ) -> Connection:
     """Dial ``host:port`` and authenticate; ``expected`` is the key we mean to reach.
 
@@ -88,7 +90,7 @@ async def open_connection(
     """
     stream = await trio.open_tcp_stream(host, port)
     try:
-        frames = FramedStream(stream, max_frame)
+        frames = FramedStream(stream, max_frame, frame_timeout)
         peer = await dial_handshake(frames, identity, table_id, expected)
     except BaseException:
         await trio.aclose_forcefully(stream)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "ConnectionClosed",
+    "FrameStalled",
     "FrameTooLarge",
     "HandshakeError",
     "PeerUnavailable",
@@ -33,6 +34,10 @@ class TruncatedFrame(ConnectionClosed):
     """The stream ended in the middle of a frame."""
 
 
+class FrameStalled(ConnectionClosed):
+    """A frame's header came but the rest of it did not, within the deadline."""
+
+
 class HandshakeError(TransportError):
     """The peer failed mutual authentication; ``reason`` is a short counter key."""
 
@@ -42,4 +47,5 @@ class HandshakeError(TransportError):
 
 
 class PeerUnavailable(TransportError):
-    """A mesh peer that has no live connection right now."""
+    """A mesh peer that has no live connection right now, or whose connection was just dropped
+    because it did not take what was sent to it."""

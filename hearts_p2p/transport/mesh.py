@@ -7,6 +7,11 @@ connection from a known key in place of the old one, which is how a restarted pe
 (it must listen at the same roster address). Received frames go to one bounded channel per peer,
 so a peer that floods us fills only its own queue and then waits on TCP backpressure.
 
+Sending never waits on a peer: frames go to a bounded outbox per connection, written by a task
+of its own. A peer whose outbox is full, or that takes longer than ``send_timeout`` to take one
+frame, is not reading: its connection is dropped (it may come back and catch up), so one slow or
+dead peer cannot hold up the node or the others.
+
 Anything wrong from outside (a stranger, a failed handshake, an oversized frame) is logged,
 counted in :attr:`Mesh.drops`, and costs only that one connection.
 """
@@ -27,13 +32,15 @@ from hearts_p2p.identity import Identity, fingerprint
 from .connection import Connection, accept_connection, open_connection
 from .errors import (
     ConnectionClosed,
+    FrameStalled,
     FrameTooLarge,
     HandshakeError,
     PeerUnavailable,
     TransportError,
     TruncatedFrame,
 )
-from .framing import DEFAULT_MAX_FRAME
+from .framing import DEFAULT_FRAME_TIMEOUT, DEFAULT_MAX_FRAME
+from .outbox import Outbox
 
 __all__ = ["Member", "Mesh", "MeshConfig", "open_mesh"]
 
@@ -58,11 +65,19 @@ class MeshConfig:
 
     A dial gets ``connect_timeout + handshake_timeout`` for connecting and authenticating
     together; an inbound connection gets ``handshake_timeout`` to authenticate. Redials back
-    off from ``retry_initial`` to ``retry_max`` seconds.
+    off from ``retry_initial`` to ``retry_max`` seconds. A started frame must arrive within
+    ``frame_timeout``; a peer must take each frame we write within ``send_timeout`` and let no
+    more than ``outbox_frames`` frames or ``outbox_bytes`` bytes wait for it. Closing the mesh
+    gives the outboxes ``close_timeout`` to empty.
     """
 
     max_frame: int = DEFAULT_MAX_FRAME
     inbox_size: int = 256
+    frame_timeout: float = DEFAULT_FRAME_TIMEOUT
+    send_timeout: float = 10.0
+    outbox_frames: int = 4096
+    outbox_bytes: int = 4 * DEFAULT_MAX_FRAME
+    close_timeout: float = 0.25
     connect_timeout: float = 5.0
     handshake_timeout: float = 5.0
     retry_initial: float = 0.05
@@ -103,6 +118,7 @@ class Mesh:
         self._inbox_out = {k: pair[1] for k, pair in inboxes.items()}
         self._connections: dict[bytes, Connection] = {}
         self._scopes: dict[Connection, trio.CancelScope] = {}
+        self._outboxes: dict[Connection, Outbox] = {}
         self._changed = trio.Event()
         self._pending = 0
         self._nursery: trio.Nursery | None = None
@@ -135,30 +151,42 @@ class Mesh:
             await self.wait_change()
 
     async def send(self, peer: bytes, payload: bytes) -> None:
-        """Send one frame to ``peer``; :class:`PeerUnavailable` if it is not connected."""
+        """Queue one frame for ``peer`` without waiting for it to be written.
+
+        :class:`PeerUnavailable` if it is not connected, or if its outbox is full: then its
+        connection is dropped. :class:`FrameTooLarge` if ``payload`` exceeds the maximum.
+        """
+        self.send_nowait(peer, payload)
+        await trio.lowlevel.checkpoint()
+
+    def send_nowait(self, peer: bytes, payload: bytes) -> None:
+        """:meth:`send`, for callers that may not wait at all."""
+        if len(payload) > self._config.max_frame:
+            raise FrameTooLarge(len(payload), self._config.max_frame)
         conn = self._connections.get(peer)
         if conn is None:
             raise PeerUnavailable(f"{fingerprint(peer)} is not connected")
-        try:
-            await conn.send(payload)
-        except ConnectionClosed as e:
+        if not self._outboxes[conn].put(payload):
+            self.drops["backlog"] += 1
+            log.warning("%s does not take what we send; dropping its connection", fingerprint(peer))
             self._drop(conn)
-            raise PeerUnavailable(f"{fingerprint(peer)}: {e}") from e
+            raise PeerUnavailable(f"{fingerprint(peer)} does not read: its outbox is full")
 
     async def broadcast(self, payload: bytes) -> frozenset[bytes]:
-        """Send one frame to every peer at once; the peers it did not reach."""
+        """Queue one frame for every peer; the peers it will not reach."""
         missed: set[bytes] = set()
-
-        async def one(peer: bytes) -> None:
+        for peer in self.peers:
             try:
-                await self.send(peer, payload)
+                self.send_nowait(peer, payload)
             except PeerUnavailable:
                 missed.add(peer)
-
-        async with trio.open_nursery() as nursery:
-            for peer in self.peers:
-                nursery.start_soon(one, peer)
+        await trio.lowlevel.checkpoint()
         return frozenset(missed)
+
+    async def wait_sent(self) -> None:
+        """Return once every frame queued so far is written (or its connection gone)."""
+        for outbox in list(self._outboxes.values()):
+            await outbox.wait_empty()
 
     def adopt(self, conn: Connection) -> None:
         """Take over a connection authenticated elsewhere (say, the lobby's) for its peer."""
@@ -182,7 +210,8 @@ class Mesh:
             self._scopes[old].cancel()
         self._connections[conn.peer_key] = conn
         self._scopes[conn] = trio.CancelScope()
-        self._nursery.start_soon(self._read, conn)
+        self._outboxes[conn] = Outbox(self._config.outbox_frames, self._config.outbox_bytes)
+        self._nursery.start_soon(self._run, conn)
         self._notify()
 
     def _drop(self, conn: Connection) -> None:
@@ -193,15 +222,30 @@ class Mesh:
         if scope is not None:
             scope.cancel()
 
+    async def _run(self, conn: Connection) -> None:
+        """Read and write ``conn`` until either side of it fails; then it is dropped."""
+        try:
+            with self._scopes[conn]:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._write, conn)
+                    await self._read(conn)
+        finally:
+            self._drop(conn)
+            del self._scopes[conn]
+            self._outboxes.pop(conn).close()
+            await trio.aclose_forcefully(conn)
+
     async def _read(self, conn: Connection) -> None:
         peer = fingerprint(conn.peer_key)
         inbox = self._inbox_in[conn.peer_key]
         try:
-            with self._scopes[conn]:
-                while True:
-                    await inbox.send(await conn.receive())
+            while True:
+                await inbox.send(await conn.receive())
         except FrameTooLarge as e:
             self.drops["oversize"] += 1
+            log.warning("closing connection to %s: %s", peer, e)
+        except FrameStalled as e:
+            self.drops["stalled-frame"] += 1
             log.warning("closing connection to %s: %s", peer, e)
         except TruncatedFrame:
             self.drops["truncated"] += 1
@@ -210,10 +254,19 @@ class Mesh:
             log.info("connection to %s closed: %s", peer, e)
         except trio.BrokenResourceError:
             log.warning("inbox of %s closed by its reader; closing the connection", peer)
-        finally:
-            self._drop(conn)
-            del self._scopes[conn]
-            await trio.aclose_forcefully(conn)
+        self._drop(conn)
+
+    async def _write(self, conn: Connection) -> None:
+        peer = fingerprint(conn.peer_key)
+        try:
+            await self._outboxes[conn].write_to(conn, self._config.send_timeout)
+        except trio.TooSlowError:
+            self.drops["send-timeout"] += 1
+            log.warning("%s took no frame for %s s; dropping its connection", peer,
+                        self._config.send_timeout)  # fmt: skip
+        except ConnectionClosed as e:
+            log.info("connection to %s lost while sending: %s", peer, e)
+        self._drop(conn)
 
     async def _dial(self, key: bytes) -> NoReturn:
         address = self._members[key].address
@@ -231,6 +284,7 @@ class Mesh:
                         self._table_id,
                         expected=key,
                         max_frame=self._config.max_frame,
+                        frame_timeout=self._config.frame_timeout,
                     )
             except (OSError, trio.TooSlowError, TransportError) as e:
                 reason = e.reason if isinstance(e, HandshakeError) else "dial"
@@ -256,6 +310,7 @@ class Mesh:
                     self._table_id,
                     expected=self._accepts,
                     max_frame=self._config.max_frame,
+                    frame_timeout=self._config.frame_timeout,
                 )
         except (trio.TooSlowError, HandshakeError) as e:
             reason = e.reason if isinstance(e, HandshakeError) else "timeout"
@@ -301,7 +356,8 @@ async def open_mesh(
 
     ``listeners`` are where the higher-keyed side accepts; the caller opened them (it had to
     announce the port) and still owns them. The mesh dials at once and keeps redialing;
-    use :meth:`Mesh.wait_connected` under a cancel scope to wait for everyone.
+    use :meth:`Mesh.wait_connected` under a cancel scope to wait for everyone. Leaving, it
+    writes what is still queued for at most ``close_timeout``.
     """
     mesh = Mesh(identity, table_id, roster, config)
     async with trio.open_nursery() as nursery:
@@ -312,6 +368,8 @@ async def open_mesh(
             nursery.start_soon(mesh._dial, key)
         try:
             yield mesh
+            with trio.move_on_after(config.close_timeout):
+                await mesh.wait_sent()  # the last frames (a quit, a done) should reach the peers
         finally:
             nursery.cancel_scope.cancel()
             for channel in mesh._inbox_in.values():

@@ -8,7 +8,13 @@ import pytest
 import trio
 import trio.testing
 
-from hearts_p2p.transport import ConnectionClosed, FramedStream, FrameTooLarge, TruncatedFrame
+from hearts_p2p.transport import (
+    ConnectionClosed,
+    FramedStream,
+    FrameStalled,
+    FrameTooLarge,
+    TruncatedFrame,
+)
 
 
 def pair(max_frame: int = 1024) -> tuple[FramedStream, FramedStream, trio.abc.Stream]:
@@ -94,3 +100,33 @@ def test_max_frame_fits_the_length_field() -> None:
     a, _ = trio.testing.memory_stream_pair()
     with pytest.raises(ValueError):
         FramedStream(a, 2**32)
+
+
+async def test_a_frame_cut_off_mid_way_ends_at_its_deadline(autojump_clock: trio.abc.Clock) -> None:
+    """A sender that stops inside a frame, its connection still open, costs the reader at most
+    ``frame_timeout``: a 1 MiB frame cut in half, and a header cut after two bytes."""
+    for wire in (struct.pack(">I", 1 << 20) + bytes(1 << 19), struct.pack(">I", 10)[:2]):
+        a, b = trio.testing.memory_stream_pair()
+        receiver = FramedStream(b, 1 << 20, frame_timeout=5.0)
+        with trio.fail_after(60):
+            await a.send_all(wire)
+            start = trio.current_time()
+            with pytest.raises(FrameStalled):
+                await receiver.receive_frame()
+        assert trio.current_time() - start == pytest.approx(5.0)
+
+
+async def test_waiting_for_a_frame_to_start_has_no_deadline(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    sender, receiver, _ = pair()
+    receiver.frame_timeout = 1.0
+    with trio.fail_after(1000):
+        async with trio.open_nursery() as nursery:
+
+            async def later() -> None:
+                await trio.sleep(100)
+                await sender.send_frame(b"at last")
+
+            nursery.start_soon(later)
+            assert await receiver.receive_frame() == b"at last"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 import trio
+import trio.testing
 
 from hearts_p2p.identity import Identity
 from hearts_p2p.transport import (
@@ -18,6 +19,7 @@ from hearts_p2p.transport import (
     Mesh,
     MeshConfig,
     PeerUnavailable,
+    accept_connection,
     dial_handshake,
     open_connection,
     open_mesh,
@@ -281,3 +283,77 @@ async def test_a_peer_comes_back(restarted: int, caplog: pytest.LogCaptureFixtur
                         ]
                         await meshes[i].send(back.key, b"welcome back")
                         assert await second.inbox(peers[i].key).receive() == b"welcome back"
+
+
+@contextlib.asynccontextmanager
+async def with_a_sink(config: MeshConfig) -> AsyncIterator[tuple[Mesh, Mesh, list[Peer]]]:
+    """A mesh of three where the lowest key is a raw client of our own classes: it dials the
+    middle peer, completes the handshake, and then reads nothing. Yields the middle peer's
+    mesh, the highest peer's, and the peers (sink, middle, highest)."""
+    async with open_peers(3) as peers:
+        sink, me, other = peers
+        async with mesh_of(me, peers, config) as m, mesh_of(other, peers) as m_other:
+            conn = await open_connection(
+                "127.0.0.1", me.port, sink.identity, TABLE, expected=me.key
+            )
+            await m.wait_connected([sink.key, other.key])
+            try:
+                yield m, m_other, peers
+            finally:
+                await conn.aclose()
+
+
+async def test_sends_to_a_peer_that_never_reads_never_wait() -> None:
+    """What the node sends to a sink only queues; once the sink's outbox is full it is dropped
+    (it may come back and catch up), and the other peer hears everything sent to it."""
+    with trio.fail_after(15):
+        async with with_a_sink(FAST) as (m, m_other, (sink, me, other)):
+            chunk = bytes(1 << 16)
+            sent = 0
+            with pytest.raises(PeerUnavailable):
+                while sent < 1 << 30:
+                    await m.send(sink.key, chunk)
+                    sent += len(chunk)
+                    await m.send(other.key, sent.to_bytes(8, "big"))
+            assert m.drops["backlog"] == 1 and not m.is_connected(sink.key)
+            assert sent <= FAST.outbox_bytes + (8 << 20)  # the outbox, and what the kernel took
+            assert await m.broadcast(b"still here") == {sink.key}
+            inbox = m_other.inbox(me.key)
+            heard = [await inbox.receive() for _ in range(sent // len(chunk))]
+            assert heard[-1] == sent.to_bytes(8, "big")
+            assert await inbox.receive() == b"still here"
+
+
+async def test_a_peer_that_takes_no_frame_in_time_is_dropped() -> None:
+    config = MeshConfig(send_timeout=0.5, outbox_bytes=1 << 30, outbox_frames=1 << 20)
+    with trio.fail_after(15):
+        async with with_a_sink(config) as (m, _, (sink, _me, _other)):
+            for _ in range(32 << 4):  # 32 MiB: more than the kernel buffers take
+                await m.send(sink.key, bytes(1 << 16))
+            while m.is_connected(sink.key):
+                await m.wait_change()
+            assert m.drops["send-timeout"] == 1
+
+
+async def test_a_frame_cut_off_mid_way_costs_only_that_connection(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    """A peer sends a frame, then half of a 1 MiB one, and stops, its connection open. After
+    ``frame_timeout`` that connection is dropped; the frame before it was delivered."""
+    low, me = identities(2)
+    roster = [Member(low.public_key), Member(me.public_key)]
+    config = MeshConfig(frame_timeout=3.0)
+    a, b = trio.testing.memory_stream_pair()
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(dial_handshake, FramedStream(a), low, TABLE, me.public_key)
+            theirs = await accept_connection(b, me, TABLE, frame_timeout=config.frame_timeout)
+        async with open_mesh(me, TABLE, roster, config=config) as m:
+            m.adopt(theirs)
+            await a.send_all(frame(b"whole") + (1 << 20).to_bytes(4, "big") + bytes(1 << 19))
+            assert await m.inbox(low.public_key).receive() == b"whole"
+            start = trio.current_time()
+            while m.is_connected(low.public_key):
+                await m.wait_change()
+            assert trio.current_time() - start == pytest.approx(3.0)
+            assert m.drops["stalled-frame"] == 1
