@@ -23,9 +23,19 @@ from typing import Any, Protocol
 
 import trio
 
+from ..bots import make_bot
 from ..control import Chat, Control, Done, Sync, Synced, encode, parse_control
-from ..engine import Action
-from ..frontend import Aborted, ChatLine, Event, FrontEnd, GameOver, PeerState, PeerStatus
+from ..engine import Action, ChooseMoon, PassCards, PlayCard, SeatView
+from ..frontend import (
+    Aborted,
+    ChatLine,
+    Event,
+    FrontEnd,
+    GameOver,
+    Notice,
+    PeerState,
+    PeerStatus,
+)
 from ..game import GameProtocol, ProtocolError, Status, StepKind
 from ..log import GameLog, SecretStore
 from ..wire import SignedMessage, WireError, decode_frame, decode_peer_frame
@@ -51,9 +61,17 @@ class Links(Protocol):
     async def broadcast(self, payload: bytes) -> frozenset[bytes]: ...
 
 
+MOVE_CLOCK_SHARE = 0.75  # of the absent timeout: an honest node decides well before others wait
+MOVE_WARNING = 20.0  # seconds before the move clock runs out that the person is told
+
+
 @dataclass(frozen=True)
 class RunnerConfig:
-    absent_timeout: float = 120.0  # a player disconnected this long ends the game
+    """``absent_timeout`` bounds every wait on another peer: disconnected, or holding up any
+    step. This peer's own decisions are bounded by the move clock, three quarters of it: past
+    that the computer plays for the person, so an honest node never holds up the table."""
+
+    absent_timeout: float = 120.0  # a player disconnected this long, or holding up a step
     linger: float = 2.0  # after the end, keep answering peers that are catching up
     leave_within: float = 1.5  # after a quit, stop this soon whatever the peers do
     sync_bytes: int = 256 * 1024  # the most log one sync answer carries (at least one entry)
@@ -283,11 +301,39 @@ class GameRunner:
         self._choosing = True
 
         async def ask() -> None:
-            action = await self.front.choose(view)
+            action = await self._decide(view)
             self._post(lambda: self._submit(action))
 
         assert self._nursery is not None
         self._nursery.start_soon(ask)
+
+    @property
+    def move_clock(self) -> float:
+        """How long this seat's front end may take to decide before the computer plays."""
+        return self.config.absent_timeout * MOVE_CLOCK_SHARE
+
+    async def _decide(self, view: SeatView) -> Action:
+        """The front end's choice, or, past the move clock, the heuristic bot's for it: a
+        person who walks away never holds up the table, and is told before and after."""
+        clock = self.move_clock
+        async with trio.open_nursery() as nursery:
+            if clock > MOVE_WARNING:
+                nursery.start_soon(self._warn, clock - MOVE_WARNING)
+            with trio.move_on_after(clock):
+                action = await self.front.choose(view)
+                nursery.cancel_scope.cancel()
+                return action
+            nursery.cancel_scope.cancel()
+        action = make_bot("heuristic", 0).choose(view)
+        why = f"no move in {clock:.0f} s: the computer plays {_action_text(action)} for you"
+        await self.front.notify(Notice(why))
+        return action
+
+    async def _warn(self, delay: float) -> None:
+        await trio.sleep(delay)
+        await self.front.notify(
+            Notice(f"{MOVE_WARNING:.0f} s left to decide; then the computer plays for you")
+        )
 
     async def _submit(self, action: Action) -> None:
         self._choosing = False
@@ -452,12 +498,16 @@ class GameRunner:
                 self._post(self._give_up_on_staller)
 
     async def _give_up_on_staller(self) -> None:
-        """A connected peer that withholds a message its software sends by itself (a deck key,
-        a reveal) is stalling the game: past the timeout it is named like an absent one."""
+        """A connected peer that holds up a step past the timeout is stalling the game, and is
+        named like an absent one: a message its software sends by itself (a deck key, a
+        reveal), or a decision, since an honest node plays for its person at the move clock.
+        A decision several players owe (a pass, the first lead) names none of them."""
         p = self.protocol
         me = p.me
         waiting = [w for w in p.waiting_for() if w != me]
-        if p.status is Status.RUNNING and p.waiting_on_machines() and waiting:
+        if not p.waiting_on_machines() and len(waiting) != 1:
+            return
+        if p.status is Status.RUNNING and waiting:
             p.give_up_on(waiting[0], self.config.absent_timeout, stalled=True)
             await self._flush()
 
@@ -467,3 +517,13 @@ class GameRunner:
         if player is not None and self.protocol.status is Status.RUNNING:
             self.protocol.give_up_on(player, self.config.absent_timeout)
             await self._flush()
+
+
+def _action_text(action: Action) -> str:
+    if isinstance(action, PlayCard):
+        return str(action.card)
+    if isinstance(action, PassCards) and action.cards is not None:
+        return "a pass of " + " ".join(str(c) for c in action.cards)
+    if isinstance(action, ChooseMoon):
+        return "the moon: " + ("others +26" if action.add_to_others else "own −26")
+    return str(action)

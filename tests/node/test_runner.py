@@ -9,11 +9,13 @@ import trio
 
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
+from hearts_p2p.engine import Action
+from hearts_p2p.frontend import FrontEnd, Notice
 from hearts_p2p.game import GameProtocol, Status
 from hearts_p2p.log import GameLog, SecretStore
 from hearts_p2p.node import GameRunner, RunnerConfig
 from hearts_p2p.rules import Rules
-from hearts_p2p.wire import SignedMessage, decode_peer_frame
+from hearts_p2p.wire import SignedMessage, decode_frame, decode_peer_frame
 
 from .table import Table
 
@@ -105,3 +107,66 @@ async def test_a_connected_peer_that_withholds_a_message_is_named(
             continue
         assert p.abort is not None and p.abort.culprit == 2, p.abort
         assert "held up hand 1 deal" in p.abort.reason
+
+
+async def test_a_connected_peer_that_holds_up_a_decision_is_named(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """A peer that stays connected but never sends a play of its own holds up a decision:
+    past the timeout every other peer ends the game with its claim about it."""
+    rehearsal = Table(Rules(players=4, target=20), seed=3)
+    rehearsal.run()
+    plays = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
+    step = next(e.step for e in plays if e.kind == "play" and e.sender == 2 and e.seq > 20)
+    table = Table(Rules(players=4, target=20), seed=3)
+    links = mesh([i.public_key for i in table.ids])
+    links[2].withhold = step
+    with trio.fail_after(1000):
+        await run_table(tmp_path, table, timeout=120, links=links)
+    for i, p in enumerate(table.protos):
+        if i != 2:
+            assert p.step.name == step
+            assert p.abort is not None and p.abort.culprit == 2, p.abort
+            assert p.abort.blamed is None and f"held up hand 1 {step}" in p.abort.reason
+
+
+class Absent:
+    """A person who never answers: the node's move clock must play for it."""
+
+    def __init__(self) -> None:
+        self.notices: list[str] = []
+
+    async def choose(self, view: object) -> Action:
+        await trio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    async def notify(self, event: object) -> None:
+        if isinstance(event, Notice):
+            self.notices.append(event.text)
+
+
+async def test_the_computer_plays_for_a_person_who_does_not_decide(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """A person who walks away is warned, then played for at the move clock (three quarters of
+    the timeout), so the table never waits the timeout on an honest node: the game finishes."""
+    table = Table(Rules(players=4, target=10), seed=2)
+    keys = [i.public_key for i in table.ids]
+    links = mesh(keys)
+    absent = Absent()
+    statuses: list[Status] = []
+
+    async def one(i: int, proto: GameProtocol) -> None:
+        seat: FrontEnd = absent if i == 1 else BotSeat(make_bot("heuristic", i))
+        config = RunnerConfig(absent_timeout=120, linger=0.5)
+        log, secrets = GameLog.open(tmp_path / f"p{i}.log"), SecretStore(tmp_path / f"p{i}.s")
+        statuses.append(await GameRunner(proto, links[i], seat, log, secrets, config).run())
+
+    with trio.fail_after(100_000):
+        async with trio.open_nursery() as nursery:
+            table.protos[0].propose(table.genesis)
+            for i, proto in enumerate(table.protos):
+                nursery.start_soon(one, i, proto)
+    assert statuses == [Status.FINISHED] * 4
+    assert any("20 s left to decide" in n for n in absent.notices)
+    assert any("no move in 90 s: the computer plays" in n for n in absent.notices)
