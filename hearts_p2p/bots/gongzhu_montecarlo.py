@@ -11,9 +11,6 @@ Exposure uses the heuristic.
 
 from __future__ import annotations
 
-import random
-import time
-
 from ..cards import CARDS
 from ..engine import (
     GONGZHU_SCORING_MASK,
@@ -31,11 +28,9 @@ from .gongzhu_knowledge import gongzhu_knowledge_of
 from .gongzhu_policy import gongzhu_card, partner_of
 from .knowledge import Knowledge
 from .sampler import Dealer
+from .search import SearchBot
 
-__all__ = ["DEFAULT_BUDGET_MS", "GongZhuMonteCarloBot", "distinct_gongzhu_plays", "play_out"]
-
-DEFAULT_BUDGET_MS = 200
-_MIN_WORLDS = 4  # below this the wall-clock budget is not allowed to stop the search
+__all__ = ["GongZhuMonteCarloBot", "distinct_gongzhu_plays", "play_out"]
 
 
 def distinct_gongzhu_plays(legal: int, unseen_or_in_trick: int) -> list[int]:
@@ -74,23 +69,10 @@ def play_out(world: HandState, seat: int, card: int) -> tuple[int, ...]:
 
 
 @register("gongzhu-montecarlo", gongzhu=True)
-class GongZhuMonteCarloBot:
+class GongZhuMonteCarloBot(SearchBot):
     """Search by sampling; ``samples`` fixes the worlds per move (deterministic), else a budget."""
 
     name = "gongzhu-montecarlo"
-
-    def __init__(
-        self, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None
-    ) -> None:
-        if samples is not None and samples < 1:
-            raise ValueError("samples must be at least 1")
-        self.rng = random.Random(seed)
-        self.budget_ms = budget_ms
-        self.samples = samples
-        # Moves decided by search, the wall time and the worlds they took, for benchmarks.
-        self.searches = 0
-        self.search_seconds = 0.0
-        self.worlds = 0
 
     def choose(self, view: SeatView) -> Action:
         check_turn(view)
@@ -104,14 +86,10 @@ class GongZhuMonteCarloBot:
         options = distinct_gongzhu_plays(h.legal_play_mask(view.seat), k.unseen | trick)
         if len(options) == 1:
             return PlayCard(CARDS[options[0]])
-        start = time.perf_counter()
-        card = self._search(view, k, options)
-        self.searches += 1
-        self.search_seconds += time.perf_counter() - start
-        return PlayCard(CARDS[card])
+        return self.timed(lambda: self._search(view, k, options))
 
     def _search(self, view: SeatView, k: Knowledge, options: list[int]) -> int:
-        deadline = time.perf_counter() + self.budget_ms / 1000
+        deadline = self.deadline()
         # The heuristic's own pick wins ties, so too few worlds cannot make us worse than it.
         default = gongzhu_card(k.state, view.seat, k.forbidden)
         seat = view.seat
@@ -122,12 +100,7 @@ class GongZhuMonteCarloBot:
         world = k.state.clone()
         world.known = (1 << world.n) - 1
         worlds = 0
-        while True:
-            if self.samples is not None:
-                if worlds >= self.samples:
-                    break
-            elif worlds >= _MIN_WORLDS and time.perf_counter() >= deadline:
-                break
+        while not self.enough(worlds, deadline):
             world.hands = dealer.deal(self.rng)
             for c in options:
                 results = gongzhu_results(rules, play_out(world, seat, c))

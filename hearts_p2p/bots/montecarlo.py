@@ -13,7 +13,6 @@ Passing and the moon choice use the heuristic.
 
 from __future__ import annotations
 
-import random
 import time
 
 from ..cards import CARDS
@@ -26,16 +25,15 @@ from .knowledge import Knowledge, knowledge_of
 from .policy import choose_card
 from .rollout import Position, play_out, score
 from .sampler import Dealer
+from .search import DEFAULT_BUDGET_MS, MIN_WORLDS, SearchBot
 
-__all__ = ["DEFAULT_BUDGET_MS", "MonteCarloBot"]
+__all__ = ["MonteCarloBot"]
 
-DEFAULT_BUDGET_MS = 200
-_MIN_WORLDS = 4  # below this the wall-clock budget is not allowed to stop the search
 _CLOCK_EVERY = 4  # worlds between looks at the clock
 
 
 @register("montecarlo")
-class MonteCarloBot:
+class MonteCarloBot(SearchBot):
     """Search by sampling; ``samples`` fixes the worlds per move (deterministic), else a budget."""
 
     name = "montecarlo"
@@ -43,16 +41,8 @@ class MonteCarloBot:
     def __init__(
         self, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None
     ) -> None:
-        if samples is not None and samples < 1:
-            raise ValueError("samples must be at least 1")
-        self.rng = random.Random(seed)
-        self.budget_ms = budget_ms
-        self.samples = samples
+        super().__init__(seed, budget_ms, samples)
         self.fallback = HeuristicBot(seed)
-        # Moves decided by search, the wall time and the worlds they took, for benchmarks.
-        self.searches = 0
-        self.search_seconds = 0.0
-        self.worlds = 0
 
     def choose(self, view: SeatView) -> Action:
         check_turn(view)
@@ -66,14 +56,10 @@ class MonteCarloBot:
         )
         if len(options) == 1:
             return PlayCard(CARDS[options[0]])
-        start = time.perf_counter()
-        card = self._search(view, k, options)
-        self.searches += 1
-        self.search_seconds += time.perf_counter() - start
-        return PlayCard(CARDS[card])
+        return self.timed(lambda: self._search(view, k, options))
 
     def _search(self, view: SeatView, k: Knowledge, options: list[int]) -> int:
-        deadline = time.perf_counter() + self.budget_ms / 1000
+        deadline = self.deadline()
         # The heuristic's own pick wins ties, so too few worlds cannot make us worse than it.
         default = choose_card(k.state, view.seat, k.forbidden)
         seat = view.seat
@@ -94,7 +80,7 @@ class MonteCarloBot:
                 if worlds >= limit:
                     break
             elif (
-                worlds >= _MIN_WORLDS
+                worlds >= MIN_WORLDS
                 and not worlds % _CLOCK_EVERY
                 and time.perf_counter() >= deadline
             ):

@@ -13,9 +13,6 @@ change to the code it shares (knowledge, sampler, policy) cannot move the baseli
 
 from __future__ import annotations
 
-import random
-import time
-
 from ..cards import CARDS
 from ..engine import Action, HandPhase, HandState, PlayCard, SeatView, score_hand
 from .base import check_turn, register
@@ -24,15 +21,13 @@ from .heuristic import HeuristicBot, choose_moon
 from .knowledge import Knowledge, knowledge_of
 from .policy import choose_card
 from .sampler import sample_world
+from .search import DEFAULT_BUDGET_MS, SearchBot
 
-__all__ = ["DEFAULT_BUDGET_MS", "MonteCarloV1Bot"]
-
-DEFAULT_BUDGET_MS = 200
-_MIN_WORLDS = 4  # below this the wall-clock budget is not allowed to stop the search
+__all__ = ["MonteCarloV1Bot"]
 
 
 @register("montecarlo-v1")
-class MonteCarloV1Bot:
+class MonteCarloV1Bot(SearchBot):
     """Search by sampling; ``samples`` fixes the worlds per move (deterministic), else a budget."""
 
     name = "montecarlo-v1"
@@ -40,16 +35,8 @@ class MonteCarloV1Bot:
     def __init__(
         self, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None
     ) -> None:
-        if samples is not None and samples < 1:
-            raise ValueError("samples must be at least 1")
-        self.rng = random.Random(seed)
-        self.budget_ms = budget_ms
-        self.samples = samples
+        super().__init__(seed, budget_ms, samples)
         self.fallback = HeuristicBot(seed)
-        # Moves decided by search, the wall time and the worlds they took, for benchmarks.
-        self.searches = 0
-        self.search_seconds = 0.0
-        self.worlds = 0
 
     def choose(self, view: SeatView) -> Action:
         check_turn(view)
@@ -63,24 +50,15 @@ class MonteCarloV1Bot:
         )
         if len(options) == 1:
             return PlayCard(CARDS[options[0]])
-        start = time.perf_counter()
-        card = self._search(view, k, options)
-        self.searches += 1
-        self.search_seconds += time.perf_counter() - start
-        return PlayCard(CARDS[card])
+        return self.timed(lambda: self._search(view, k, options))
 
     def _search(self, view: SeatView, k: Knowledge, options: list[int]) -> int:
-        deadline = time.perf_counter() + self.budget_ms / 1000
+        deadline = self.deadline()
         # The heuristic's own pick wins ties, so too few worlds cannot make us worse than it.
         default = choose_card(k.state, view.seat, k.forbidden)
         value = {c: 0.0 for c in options}
         worlds = 0
-        while True:
-            if self.samples is not None:
-                if worlds >= self.samples:
-                    break
-            elif worlds >= _MIN_WORLDS and time.perf_counter() >= deadline:
-                break
+        while not self.enough(worlds, deadline):
             world = sample_world(k, self.rng)
             for c in options:
                 value[c] += _play_out(world, view.seat, c, view.totals)

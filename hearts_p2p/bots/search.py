@@ -1,0 +1,51 @@
+"""What every sampling bot shares: its budget, its own random numbers, and the counters the
+bot bench reads. Each bot says how it searches one move; this says how long it may."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from ..cards import CARDS
+from ..engine import PlayCard
+
+__all__ = ["DEFAULT_BUDGET_MS", "MIN_WORLDS", "SearchBot"]
+
+DEFAULT_BUDGET_MS = 200
+MIN_WORLDS = 4  # below this the wall-clock budget is not allowed to stop the search
+
+
+class SearchBot:
+    """``samples`` fixes the worlds per move (deterministic), else ``budget_ms`` bounds it."""
+
+    def __init__(
+        self, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None
+    ) -> None:
+        if samples is not None and samples < 1:
+            raise ValueError("samples must be at least 1")
+        self.rng = random.Random(seed)
+        self.budget_ms = budget_ms
+        self.samples = samples
+        # Moves decided by search, the wall time and the worlds they took, for benchmarks.
+        self.searches = 0
+        self.search_seconds = 0.0
+        self.worlds = 0
+
+    def deadline(self) -> float:
+        """When a search started now must stop (unless ``samples`` decides)."""
+        return time.perf_counter() + self.budget_ms / 1000
+
+    def enough(self, worlds: int, deadline: float) -> bool:
+        """Whether a search that has sampled ``worlds`` stops here."""
+        if self.samples is not None:
+            return worlds >= self.samples
+        return worlds >= MIN_WORLDS and time.perf_counter() >= deadline
+
+    def timed(self, search: Callable[[], int]) -> PlayCard:
+        """Play the card ``search`` finds, counting the search for the bench."""
+        start = time.perf_counter()
+        card = search()
+        self.searches += 1
+        self.search_seconds += time.perf_counter() - start
+        return PlayCard(CARDS[card])
