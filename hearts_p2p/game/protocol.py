@@ -284,6 +284,11 @@ class GameProtocol:
         s.kept = s.taken = len(s.entries)
         return s.entries[kept:]
 
+    def has_frame(self, raw: bytes) -> bool:
+        """Whether these exact bytes were taken already: relays bring every message several
+        times, and a copy need not be decoded to be dropped."""
+        return raw in self._s.frames
+
     def forged(self, msg: SignedMessage) -> bool:
         """Whether ``msg`` was signed by a player other than the one it names: a relay of it goes
         to that player too, who must see the forgery in its name to reach the same verdict."""

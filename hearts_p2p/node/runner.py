@@ -361,6 +361,8 @@ class GameRunner:
             await self._queue_in.send(functools.partial(job, frame))
 
     async def _handle(self, peer: bytes, frame: bytes) -> None:
+        if self.protocol.has_frame(frame):
+            return  # a relayed copy of a message already taken
         try:
             decoded = decode_peer_frame(frame)
         except WireError as e:
