@@ -281,7 +281,7 @@ class GameProtocol:
         """The log entries since ``log_kept``, to append to the log file."""
         s = self._s
         kept = self.log_kept
-        s.kept = s.taken = len(s.entries)
+        s.kept = len(s.entries)
         return s.entries[kept:]
 
     def has_frame(self, raw: bytes) -> bool:
@@ -462,7 +462,7 @@ class GameProtocol:
     def _commit(self, step: Step) -> None:
         """The step is complete: its entries go into the log, the next step begins."""
         s = self._s
-        s.steps[step.prev] = StepRecord(step.senders, {p: m.raw for p, m in step.got.items()})
+        s.steps[step.prev] = StepRecord({p: m.raw for p, m in step.got.items()})
         for m in step.in_order():
             s.log(m)
         RULES[step.kind].advance(s, step)

@@ -73,7 +73,6 @@ class GameState:
     steps: dict[bytes, StepRecord] = field(default_factory=dict)  # completed, by their prev
     heads: list[bytes] = field(default_factory=lambda: [GENESIS_HEAD])  # after each entry
     kept: int = 0  # entries handed to the shell that are still the log's (a verdict cuts)
-    taken: int = 0  # entries handed to the shell
     evidence: tuple[SignedMessage, ...] = ()  # the verdict's, as messages
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
     signed: set[bytes] = field(default_factory=set)  # frames this peer signed: no need to verify
@@ -139,9 +138,8 @@ class GameState:
 
 @dataclass(frozen=True)
 class StepRecord:
-    """A completed step: who sent what (the frames), for a late message that names it."""
+    """A completed step: what each sender sent (the frames), for a late message naming it."""
 
-    senders: tuple[int, ...]
     got: dict[int, bytes]
 
 
