@@ -120,6 +120,11 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
         lines.append(f"  seat {p.seat}: {clean(p.name)}{bot}, key {p.fingerprint}")
     for hand in report.hands:
         lines += _hand_lines(report, hand, style, tricks)
+    for taken in report.takeovers:
+        lines.append(
+            f"{clean(report.name(taken.seat), 60)} {taken.ending} in hand {taken.hand}: "
+            "its secret recovered from the escrow, the table played it from there"
+        )
     if report.totals:
         lines.append("Totals: " + ", ".join(
             f"{clean(report.players[s].name)} {t}" for s, t in enumerate(report.totals)

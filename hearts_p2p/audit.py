@@ -22,6 +22,7 @@ from .game import (
     Genesis,
     GenesisError,
     HandRecord,
+    SeatTakenOver,
     Status,
     StepId,
     StepKind,
@@ -37,6 +38,7 @@ __all__ = [
     "HandSummary",
     "PlayerSummary",
     "Problem",
+    "TakeoverSummary",
     "TrickSummary",
     "audit_log",
 ]
@@ -124,6 +126,17 @@ class AbortSummary:
     confirmed: bool  # the log itself proves how the game ended (all but a claim)
 
 
+@dataclass(frozen=True)
+class TakeoverSummary:
+    """A seat the table played from some point on, its secret recovered from the escrow: every
+    play it made there the audit recomputed."""
+
+    seat: int
+    name: str
+    hand: int
+    ending: str  # "left", "gone" or "stalled": what the survivors said
+
+
 @dataclass
 class AuditReport:
     path: str
@@ -136,6 +149,7 @@ class AuditReport:
     totals: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     abort: AbortSummary | None = None
+    takeovers: list[TakeoverSummary] = field(default_factory=list)
     final_hash: str = ""
     problems: list[Problem] = field(default_factory=list)
 
@@ -161,6 +175,7 @@ class AuditReport:
             "totals": list(self.totals),
             "winners": list(self.winners),
             "abort": asdict(self.abort) if self.abort is not None else None,
+            "takeovers": [asdict(t) for t in self.takeovers],
             "final_hash": self.final_hash,
             "problems": [asdict(p) for p in self.problems],
         }
@@ -235,6 +250,11 @@ def _replay(
     _fill_players(genesis, proto, report)
     _, _, events = proto.drain()
     report.hands = [_summary(e, genesis) for e in events if isinstance(e, HandRecord)]
+    report.takeovers = [
+        TakeoverSummary(e.seat, e.name, e.hand, e.ending)
+        for e in events
+        if isinstance(e, SeatTakenOver)
+    ]
     report.final_hash = proto.head.hex()
     if not _check_order(proto, entries, messages, rejected, report):
         _verdict(proto, entries, rejected, report)

@@ -45,13 +45,13 @@ MAX_NAME = 64
 
 KINDS = frozenset(
     {
-        "genesis", "accept", "flip_commit", "flip_reveal",
+        "genesis", "accept", "flip_commit", "escrow_open", "flip_reveal",
         "shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "dealt",
         "pass_commit", "pass_reveal", "passed", "play", "moon", "reveal", "end",
-        "abort",
+        "abort", "takeover", "recover",
     }
 )  # fmt: skip
-"""Every message kind of protocol version 1: the game's steps, and the abort."""
+"""Every message kind of protocol version 1: the game's steps, the abort, and a takeover's."""
 
 
 class WireError(ValueError):

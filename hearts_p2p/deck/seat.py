@@ -7,6 +7,8 @@ player's actions. Nothing here does I/O or reads a clock.
 
 from __future__ import annotations
 
+import copy
+import itertools
 from collections.abc import Iterable
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
@@ -137,6 +139,18 @@ class SeatDeck:
         self._pass = (positions, nonce)
         commit = PassCommit(self.seat, pass_commitment(self.params, self.seat, positions, nonce))
         return self._emit(commit) + self._advance()
+
+    def find_pass(self, commitment: bytes) -> list[int] | None:
+        """The three dealt cards whose pass commitment, with the nonce this seat's source draws
+        next, is ``commitment``; None if none is. The table plays a seat that committed to a
+        pass and then left: its secrets come from the escrow, its choice from this search (at
+        most C(17, 3) hashes)."""
+        nonce = copy.copy(self._rng).token_bytes(NONCE_LEN)
+        mine = self.params.positions_of(self.seat)
+        for positions in itertools.combinations(mine, PASS_COUNT):
+            if pass_commitment(self.params, self.seat, positions, nonce) == commitment:
+                return sorted(self._cards[i] for i in positions if i in self._cards)
+        return None
 
     def open(self, card: int) -> list[Message]:
         """Play ``card``: release the last secret key of its position."""

@@ -16,6 +16,7 @@ from .events import (
     PassReceived,
     RosterEntry,
     SeatedRoster,
+    SeatTakenOver,
     TrickTaken,
 )
 from .genesis import Genesis, GenesisError, Player
@@ -52,6 +53,7 @@ __all__ = [
     "ProtocolError",
     "ReplayFault",
     "RosterEntry",
+    "SeatTakenOver",
     "SeatedRoster",
     "Status",
     "Step",

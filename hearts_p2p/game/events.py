@@ -23,6 +23,7 @@ __all__ = [
     "HandStarted",
     "PassReceived",
     "RosterEntry",
+    "SeatTakenOver",
     "SeatedRoster",
     "TrickTaken",
 ]
@@ -98,6 +99,17 @@ class Aborted:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatTakenOver:
+    """The player at ``seat`` has gone (``ending``: left, gone or stalled) and the table plays
+    its seat from hand ``hand`` on, its cards open to all."""
+
+    seat: int
+    name: str
+    ending: str
+    hand: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """A hand as the end-of-hand audit established it: true deal, passes and every trick."""
 
@@ -118,4 +130,5 @@ GameEvent = (
     | HandRecord
     | GameOver
     | Aborted
+    | SeatTakenOver
 )

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..cards import CARDS, mask_of
 from ..coinflip import HashStream
-from ..deck import DeckCheatError
+from ..deck import DeckCheatError, Open
+from ..deck import Message as DeckMessage
 from ..deck import Phase as DeckPhase
 from ..engine import (
     ChooseMoon,
@@ -38,6 +39,7 @@ from .outcome import CheatError
 from .replay import ReplayFault, replay_hand
 from .state import MAX_REASON, GameState, Status, StepRule, nothing_to_send
 from .steps import Step, StepId, StepKind
+from .takeover import new_flow, show_table
 
 __all__ = ["HAND_STEPS", "start_hand"]
 
@@ -50,6 +52,9 @@ def start_hand(s: GameState) -> None:
     seat = s.my_seat
     key = s.dh_private if seat is not None else None
     s.flow = HandFlow(s.genesis.rules, s.game_id, number, pass_keys, seat, rng, key)
+    for table_seat in s.table.values():
+        table_seat.flow = new_flow(s, table_seat, number)
+    s.hand_msgs = []
     s.hand_actions = []
     s.plays = 0
     s.stopped = []
@@ -70,8 +75,21 @@ def _next_deck_step(s: GameState, number: int) -> None:
 
 
 def _check_deck(s: GameState, player: int, body: dict[str, Any]) -> None:
+    _to_decks(s, player, body)
+
+
+def _to_decks(s: GameState, player: int, body: dict[str, Any]) -> DeckMessage:
+    """Check a deck message with this peer's deck, then give it to the deck of every seat the
+    table plays, which also computes from it (and keep it: a seat taken over later in the hand
+    replays them)."""
     assert s.flow is not None
-    s.flow.accept(s.step.kind, s.seat_of[player], body)
+    kind, seat = s.step.kind, s.seat_of[player]
+    msg = s.flow.accept(kind, seat, body)
+    for table_seat in s.table.values():
+        if table_seat.flow is not None:
+            table_seat.flow.accept(kind, seat, body)
+    s.hand_msgs.append((kind, seat, body))
+    return msg
 
 
 def _after_deck_step(s: GameState, done: Step) -> None:
@@ -115,6 +133,9 @@ def _checkpoint(s: GameState, done: Step) -> None:
         s.stopped = alarms
         for _, reason in alarms:
             s.flow.stop(reason)
+            for table_seat in s.table.values():
+                if table_seat.flow is not None:
+                    table_seat.flow.stop(reason)
         s.new_step(done.hand, StepId(StepKind.REVEAL), s.everyone())
         return
     if done.kind is StepKind.DEALT:
@@ -130,7 +151,11 @@ def _deal_engine(s: GameState) -> None:
     hands: list[int | None] = [None] * s.players
     if seat is not None:
         hands[seat] = s.flow.my_hand()
+    for player, table_seat in s.table.items():
+        assert table_seat.flow is not None
+        hands[s.seat_of[player]] = table_seat.flow.my_hand()  # open to every peer alike
     s.game.start_hand(hands)
+    show_table(s)
     if seat is not None:
         s.events.append(HandStarted(SeatView.of(s.game, seat)))
 
@@ -142,13 +167,17 @@ def _pass_engine(s: GameState) -> None:
     received = s.flow.received_cards() if seat is not None else ()
     for other in range(s.players):
         cards: tuple[int, ...] | None = None
-        if other == seat:
+        table_seat = s.table.get(s.player_at[other])
+        if table_seat is not None:
+            cards = tuple(table_seat.passes[hand.number])
+        elif other == seat:
             cards = tuple(s.choices[str(hand.number)])
         elif (
             seat is not None and hand.pass_targets is not None and hand.pass_targets[other] == seat
         ):
             cards = tuple(received)
         s.game.apply(other, PassCards(None if cards is None else tuple(CARDS[c] for c in cards)))
+    show_table(s)
     if seat is not None and received:
         targets = hand.pass_targets or []
         passer = next(p for p in range(s.players) if targets[p] == seat)
@@ -175,7 +204,9 @@ def _start_play(s: GameState) -> None:
 def _check_open(s: GameState, player: int, body: dict[str, Any]) -> int:
     assert s.flow is not None and s.game is not None and s.game.hand is not None
     seat = s.seat_of[player]
-    card = s.flow.accept_open(seat, body)
+    opened = _to_decks(s, player, body)
+    assert isinstance(opened, Open)
+    card = opened.card
     _apply_public(s.game.hand, seat, card)
     s.game.settle()
     s.hand_actions.append((seat, PlayCard(CARDS[card])))

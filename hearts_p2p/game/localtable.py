@@ -67,6 +67,11 @@ class LocalTable:
     def run(self, max_rounds: int = 1_000_000) -> None:
         """Play until nobody has anything left to send or decide."""
         self.protos[0].propose(self.genesis)
+        self.settle(max_rounds)
+
+    def settle(self, max_rounds: int = 1_000_000) -> None:
+        """Deliver and decide until nothing is left; a test may then act (a timeout, say) and
+        settle again."""
         for _ in range(max_rounds):
             for i, p in enumerate(self.protos):
                 self._send(i, p)

@@ -40,6 +40,9 @@ from .outcome import Abort, CheatError, Termination
 from .seating import SEATING
 from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
+from .tableseat import RoundState
+from .takeover import KINDS as TAKEOVER_KINDS
+from .takeover import RECOVER, VOTE, able, survivors, table_body, take_share, take_vote, vote_body
 
 __all__ = ["RULES", "GameProtocol", "ProtocolError"]
 
@@ -72,6 +75,7 @@ class GameProtocol:
         self._future: dict[int, dict[int, SignedMessage]] = {}
         self._early: list[SignedMessage] = []
         self._dropped = 0
+        self._evidence = False  # judging a takeover vote's evidence: the seat is not muted
 
     # -- read-only views -----------------------------------------------------------------------
 
@@ -184,14 +188,32 @@ class GameProtocol:
         return self._s.step.in_order()
 
     def waiting_for(self) -> list[int]:
-        """Players the game is waiting on now."""
-        if self._s.status not in (Status.RUNNING, Status.AWAITING_GENESIS):
+        """Players the game is waiting on now: while a takeover round this peer has voted in
+        is open, the survivors whose vote or share has not come."""
+        s = self._s
+        if s.status not in (Status.RUNNING, Status.AWAITING_GENESIS):
             return []
-        return self._s.step.waiting_for()
+        r = s.round
+        if r is not None and r.prev == s.step.prev:
+            if r.state is RoundState.VOTING and s.me in r.votes:
+                return [p for p in survivors(s, r.about) if p not in r.votes]
+            if r.state is RoundState.RECOVERING:
+                return [p for p in survivors(s, r.about) if p not in r.shares]
+        return s.step.waiting_for()
 
     def waiting_on_machines(self) -> bool:
-        """Whether the current step waits only on messages no person has to decide."""
-        return self._s.step.kind not in DECISIONS
+        """Whether the current step waits only on messages no person has to decide (a
+        takeover round's votes and shares are the software's)."""
+        s = self._s
+        r = s.round
+        if r is not None and r.prev == s.step.prev and r.state is not RoundState.PRESENT:
+            return s.me in r.votes or r.state is RoundState.RECOVERING
+        return s.step.kind not in DECISIONS
+
+    @property
+    def table_seats(self) -> frozenset[int]:
+        """Players whose seats the table plays (taken over), by player number."""
+        return frozenset(self._s.table)
 
     def view(self) -> SeatView | None:
         seat = self._s.my_seat
@@ -257,10 +279,19 @@ class GameProtocol:
         sign_abort(self._s, Termination.LEFT, f"{name} left the table", self._s.me)
 
     def give_up_on(self, player: int, seconds: float, *, stalled: bool = False) -> None:
-        """A player has been gone (or, connected, has held up a step that needs no decision)
-        longer than the timeout: end the game, naming it."""
+        """A player has been gone (or, connected, has held up a step) longer than the timeout:
+        vote to take its seat over; where that cannot be (before the seats are drawn, or a
+        second seat in trouble in one step), end the game, naming it."""
         s = self._s
         if s.status is not Status.RUNNING:
+            return
+        r = s.round
+        if player in s.table or (
+            r is not None and r.prev == s.step.prev and r.about == player and s.me in r.votes
+        ):
+            return  # taken over already, or this peer's vote on it stands
+        if self._may_vote(player):
+            self._vote(player, "stalled" if stalled else "gone")
             return
         name = s.genesis.players[player].name if s.genesis else str(player)
         if stalled:
@@ -359,10 +390,29 @@ class GameProtocol:
         if key is None or (msg.raw not in s.signed and not msg.verify(key)):
             self._unsigned(msg)
             return
+        if env.sender in s.table:
+            self._dropped += 1  # the table plays this seat now: its player's word is over
+            return
         if env.kind == "abort":
             s.frames.add(msg.raw)
+            if self._left(msg):
+                return
             if not receive_abort(s, msg, self.receive):
                 self._dropped += 1
+            return
+        if env.kind in TAKEOVER_KINDS:
+            s.frames.add(msg.raw)
+            self._takeover(msg)
+            return
+        r = s.round
+        if (
+            r is not None
+            and r.about == env.sender
+            and r.prev == env.prev
+            and s.me in r.votes
+            and not self._evidence
+        ):
+            self._dropped += 1  # after voting, the seat's part counts only as a vote's evidence
             return
         seen = self._seen.get((env.sender, env.seq))
         if seen is not None:
@@ -466,11 +516,140 @@ class GameProtocol:
         for m in step.in_order():
             s.log(m)
         RULES[step.kind].advance(s, step)
+        self._play_table()
         self._send_own()
         if self._early and self._s.genesis is not None:
             early, self._early = self._early, []
             for msg in early:
                 self._receive(msg)
+        self._vote_left()
+        if s.later and s.status is Status.RUNNING:
+            later, s.later = s.later, []
+            for msg in later:
+                self._takeover(msg)
+
+    # -- takeover ------------------------------------------------------------------------------
+
+    def _play_table(self) -> None:
+        """Compute the parts of the current step that seats taken over owe: every peer does,
+        alike, so they are neither sent nor logged."""
+        s = self._s
+        if s.status is not Status.RUNNING or not s.table:
+            return
+        step = s.step
+        for player in step.senders:
+            if player not in s.table or step.has(player):
+                continue
+            body = table_body(s, player)
+            if body is None:
+                continue
+            try:
+                step.parsed[player] = RULES[step.kind].check(s, player, body)
+            except (DeckCheatError, DeckError, IllegalActionError) as e:
+                # A seat the table plays cannot cheat: what it computes fails only on a deck
+                # another seat spoiled, which the hand's audit names.
+                raise AssertionError(f"the table's own {step} does not check: {e}") from e
+            step.table.add(player)
+            if step.any_one:
+                step.senders = (player,)
+            if step.complete:
+                self._commit(step)
+                return
+
+    def _may_vote(self, player: int) -> bool:
+        s = self._s
+        if not able(s) or s.me is None or player in (s.me, *s.table) or s.me in s.table:
+            return False
+        if not 0 <= player < s.players:
+            return False
+        r = s.round
+        if r is None or r.prev != s.step.prev:
+            return True
+        return r.about == player and r.state is RoundState.VOTING and s.me not in r.votes
+
+    def _vote(self, player: int, ending: str) -> None:
+        s = self._s
+        msg = s.sign(VOTE, VOTE, vote_body(s, player, ending), s.step.prev)
+        s.outbox.append(msg)
+        self.receive(msg)
+
+    def _vote_left(self) -> None:
+        """A seat whose player signed that it leaves is voted on at once, in every step until
+        it is taken over."""
+        s = self._s
+        for player in sorted(s.left):
+            if s.status is Status.RUNNING and self._may_vote(player):
+                self._vote(player, "left")
+
+    def _left(self, msg: SignedMessage) -> bool:
+        """A player's signed leave, once its seat can be taken over: noted, passed on and voted
+        on, instead of ending the game."""
+        s, env = self._s, msg.envelope
+        body = env.body
+        if not able(s) or body.get("ending") != "left" or body.get("culprit") != env.sender:
+            return False
+        if env.sender == s.me or not isinstance(body.get("reason"), str):
+            return False
+        if s.me is None and not self._evidence:
+            return False  # the audit of the leaver's own log, which ends with its leave
+        if env.sender not in s.left:
+            s.left[env.sender] = msg.raw
+            if s.me is not None:
+                s.relays.append(msg)
+        self._vote_left()
+        return True
+
+    def _take_evidence(self, raw: bytes, about: int) -> bool:
+        """One frame a vote carries: the seat's part of the step, or its leave (True)."""
+        s = self._s
+        try:
+            frame = decode_frame(raw)
+        except WireError:
+            return False
+        if frame.envelope.sender != about or frame.envelope.kind in TAKEOVER_KINDS:
+            return False
+        if frame.raw not in s.frames:
+            self._evidence = True
+            try:
+                self._receive(frame)
+            finally:
+                self._evidence = False
+        return frame.envelope.kind == "abort" and s.left.get(about) == frame.raw
+
+    def _takeover(self, msg: SignedMessage) -> None:
+        s, env = self._s, msg.envelope
+        if env.kind == VOTE:
+            take_vote(s, msg, self._take_evidence)
+        elif take_share(s, msg) is not None:
+            self._play_table()
+            self._send_own()
+            return
+        r = s.round
+        if r is None or r.prev != s.step.prev or s.status is not Status.RUNNING:
+            return
+        if r.state is RoundState.RECOVERING:
+            self._share(r.about)
+        elif (
+            r.state is RoundState.VOTING
+            and self._may_vote(r.about)
+            and (s.step.has(r.about) or r.about in s.left)
+        ):
+            # It holds the seat's part, or its leave: it answers at once, with them.
+            self._vote(r.about, "left" if r.about in s.left else "stalled")
+
+    def _share(self, about: int) -> None:
+        """Show this player's escrow share of the seat the survivors agreed to take over."""
+        s = self._s
+        r = s.round
+        if s.me is None or r is None or s.me in r.shares or s.me not in survivors(s, about):
+            return
+        share = s.shares.get(about)
+        if share is None:
+            return
+        body = {"player": about, "share": share}
+        msg = s.sign(RECOVER, RECOVER, body, r.prev)
+        s.outbox.append(msg)
+        self.receive(msg)
 
     # -- sending -------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from ..coinflip import CoinFlip
 from ..engine import Game
 from ..identity import Identity
 from ..wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
+from .escrow import EscrowEntry
 from .events import GameEvent
 from .genesis import Genesis
 from .handflow import HandFlow
@@ -25,6 +26,7 @@ from .keys import derive, pass_key, pass_public_key
 from .outcome import Abort
 from .replay import HandAction
 from .steps import Step, StepId, StepKind
+from .tableseat import Round, TableSeat
 
 __all__ = ["MAX_REASON", "GameState", "Status", "StepRecord", "StepRule", "nothing_to_send"]
 
@@ -77,6 +79,20 @@ class GameState:
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
     signed: set[bytes] = field(default_factory=set)  # frames this peer signed: no need to verify
     forged: set[bytes] = field(default_factory=set)  # frames a player signed in another's name
+    # Key escrow (escrow.py): each player's entries by holder, this player's opened shares,
+    # the first sender whose box to this player did not open, and the disputes at the flip.
+    escrow: dict[int, dict[int, EscrowEntry]] = field(default_factory=dict)
+    shares: dict[int, bytes] = field(default_factory=dict)
+    bad_escrow: int | None = None
+    disputes: dict[int, int] = field(default_factory=dict)  # accuser -> accused
+    # Takeover (takeover.py): the seats the table plays, the open round, this hand's deck
+    # messages as applied (a seat taken over mid-hand replays them), and a bounded wait for
+    # takeover messages of a step this peer has not reached.
+    table: dict[int, TableSeat] = field(default_factory=dict)
+    round: Round | None = None
+    hand_msgs: list[tuple[StepKind, int, dict[str, Any]]] = field(default_factory=list)
+    later: list[SignedMessage] = field(default_factory=list)
+    left: dict[int, bytes] = field(default_factory=dict)  # a player's signed leave, once seen
 
     def derive(self, label: str) -> bytes:
         return derive(self.secret, label)

@@ -28,6 +28,7 @@ class StepKind(StrEnum):
     GENESIS = "genesis"
     ACCEPT = "accept"
     FLIP_COMMIT = "flip_commit"
+    ESCROW_OPEN = "escrow_open"  # only when a holder said an escrow box sealed to it is bad
     FLIP_REVEAL = "flip_reveal"
     SHUFFLE = "shuffle"
     ECHO_SHUFFLE = "echo_shuffle"
@@ -96,6 +97,7 @@ class Step:
     any_one: bool = False  # done with the first valid message of any sender (the first lead)
     got: dict[int, SignedMessage] = field(default_factory=dict)
     parsed: dict[int, object] = field(default_factory=dict)
+    table: set[int] = field(default_factory=set)  # taken-over seats' parts: computed, not sent
 
     @property
     def kind(self) -> StepKind:
@@ -109,13 +111,17 @@ class Step:
     @property
     def complete(self) -> bool:
         if self.any_one:
-            return bool(self.got)
-        return len(self.got) == len(self.senders)
+            return bool(self.got) or bool(self.table)
+        return len(self.got) + len(self.table) == len(self.senders)
+
+    def has(self, player: int) -> bool:
+        """Whether ``player``'s part of the step is in, sent or computed for its table seat."""
+        return player in self.got or player in self.table
 
     def waiting_for(self) -> list[int]:
         if self.complete:
             return []
-        return [p for p in self.senders if p not in self.got]
+        return [p for p in self.senders if not self.has(p)]
 
     def in_order(self) -> list[SignedMessage]:
         return [self.got[p] for p in self.senders if p in self.got]

@@ -487,24 +487,32 @@ class GameRunner:
         for peer in self.links.peers:
             if not self.links.is_connected(peer):
                 self._gone_since[peer] = trio.current_time()
-        step, since_step = self.protocol.step, trio.current_time()
+        # Progress is a new step, or the players awaited in it changing (a takeover round's
+        # votes and shares come within the step): each awaited player gets the whole timeout.
+        progress, since_step = self._progress(), trio.current_time()
         while True:
             await trio.sleep(min(1.0, self.config.absent_timeout / 4))
             now = trio.current_time()
             for peer, since in list(self._gone_since.items()):
                 if now - since >= self.config.absent_timeout:
                     self._post(functools.partial(self._give_up, peer))
-            if self.protocol.step is not step:
-                step, since_step = self.protocol.step, now
+            if self._progress() != progress:
+                progress, since_step = self._progress(), now
             elif now - since_step >= self.config.absent_timeout:
-                self._post(self._give_up_on_staller)
+                self._post(functools.partial(self._give_up_on_staller, progress))
 
-    async def _give_up_on_staller(self) -> None:
+    def _progress(self) -> tuple[object, tuple[int, ...]]:
+        p = self.protocol
+        return p.step, tuple(p.waiting_for())
+
+    async def _give_up_on_staller(self, progress: tuple[object, tuple[int, ...]]) -> None:
         """A connected peer that holds up a step past the timeout is stalling the game, and is
         named like an absent one: a message its software sends by itself (a deck key, a
         reveal), or a decision, since an honest node plays for its person at the move clock.
         A decision several players owe (a pass, the first lead) names none of them."""
         p = self.protocol
+        if self._progress() != progress:
+            return  # the game moved on while this waited in the queue
         me = p.me
         waiting = [w for w in p.waiting_for() if w != me]
         if not p.waiting_on_machines() and len(waiting) != 1:

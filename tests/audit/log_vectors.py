@@ -242,6 +242,32 @@ def gives_up(player: int, about: int, step: str) -> Chooser:
     return choose
 
 
+def goes_silent(
+    player: int, step: str, clocks: tuple[int, ...] | None = None
+) -> tuple[Chooser, Tamper]:
+    """``player`` sends nothing from ``step`` on. Every other peer's clock runs out on it; or,
+    given ``clocks``, only those peers' clocks run out, on whoever they wait for."""
+    silent: list[bool] = []
+
+    def choose(i: int, p: GameProtocol) -> bool:
+        if i == player and p.step.name == step:
+            silent.append(True)
+        if i == player or not silent or (clocks is not None and i not in clocks):
+            return False
+        waiting = p.waiting_for()
+        if clocks is None:
+            waiting = [player] if player in waiting else []
+        if p.status is not Status.RUNNING or not waiting:
+            return False
+        p.give_up_on(waiting[0], 120)
+        return True
+
+    def tamper(i: int, m: SignedMessage) -> list[SignedMessage]:
+        return [] if i == player and silent else [m]
+
+    return choose, tamper
+
+
 def _sealing_wrong_keys(seat: int) -> AbstractContextManager[Any]:
     """``seat`` seals the scalar 1 in place of each lock key it passes, with its own nonces:
     only the receiver can open the box, so only it can see."""
@@ -498,14 +524,32 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
     )
     protos = play(leaves(CHEATER, "play.5"))
     out["left.log"] = (
-        f"{NAMES[CHEATER]} leaves at play.5; {NAMES[0]}'s log, ending with {NAMES[CHEATER]}'s "
-        "own signed abort: every peer's log is the same",
+        f"{NAMES[CHEATER]} leaves at play.5: the others vote with its signed leave as evidence, "
+        f"show their escrow shares of its secret, and the table plays its seat to the end; "
+        f"{NAMES[0]}'s log, the same as every survivor's",
+        log_bytes(protos[0].entries),
+    )
+    silent, drop = goes_silent(CHEATER, "play.5")
+    protos = play(silent, tamper=drop)
+    out["taken_over.log"] = (
+        f"{NAMES[CHEATER]} goes silent at play.5: each other peer's clock runs out, they vote, "
+        f"show their shares, and the table plays its seat to the end; {NAMES[0]}'s log",
         log_bytes(protos[0].entries),
     )
     protos = play(gives_up(0, CHEATER, "play.5"))
+    out["unfounded_vote.log"] = (
+        f"{NAMES[0]} alone votes to take {NAMES[CHEATER]}'s seat over at play.5; the others "
+        f"hold {NAMES[CHEATER]}'s play and answer with it: the vote changes nothing and is not "
+        "logged, and the log is the valid game's",
+        log_bytes(protos[0].entries),
+    )
+    silent, drop = goes_silent(CHEATER, "play.5", clocks=(0,))
+    protos = play(silent, tamper=drop)
     out["claim.log"] = (
-        f"{NAMES[0]} says {NAMES[CHEATER]} has been gone too long, at play.5: an unproven "
-        f"claim; {NAMES[0]}'s log, ending with its own signed abort, which blames no one",
+        f"{NAMES[CHEATER]} goes silent at play.5 and only {NAMES[0]}'s clock runs out: its vote "
+        f"is never answered, its clock runs out on {NAMES[1]} too, and it ends the game on its "
+        f"own word, an unproven claim that blames no one; {NAMES[0]}'s log, ending with its "
+        "signed abort",
         log_bytes(protos[0].entries),
     )
     return out
@@ -576,6 +620,7 @@ def expected(files: dict[str, tuple[str, bytes]], where: Path) -> dict[str, Any]
             "valid": report["valid"],
             "status": report["status"],
             "abort": report["abort"],
+            "takeovers": report["takeovers"],
             "final_hash": report["final_hash"],
             "problems": report["problems"],
         }

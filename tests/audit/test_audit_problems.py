@@ -32,8 +32,8 @@ def test_every_bad_signature_and_a_torn_tail_are_all_reported(tmp_path: Path) ->
     assert report.status == "incomplete" and not report.valid
 
 
-def test_a_game_message_after_a_player_left_is_reported(tmp_path: Path) -> None:
-    entries = read_log(DIR / "left.log").entries
+def test_a_game_message_after_a_claim_is_reported(tmp_path: Path) -> None:
+    entries = read_log(DIR / "claim.log").entries
     last = decode_frame(entries[-1]).envelope
     extra = resign(entries[-2], identities()[1], seq=last.seq + 5, kind="end",
                    step="end", body={"totals": [0, 0, 0, 0]})  # fmt: skip
@@ -41,7 +41,7 @@ def test_a_game_message_after_a_player_left_is_reported(tmp_path: Path) -> None:
     path.write_bytes(log_bytes([*entries, extra]))
     report = audit_log(path)
     assert report.status == "aborted" and not report.valid
-    assert [p.what for p in report.problems] == ["end from seat 1 (ann) after the game stopped"]
+    assert [p.what for p in report.problems] == ["end from seat 2 (dan) after the game stopped"]
 
 
 def test_a_log_that_goes_on_past_a_proven_cheat_is_reported(tmp_path: Path) -> None:

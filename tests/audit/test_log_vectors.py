@@ -14,8 +14,11 @@ from typing import Any
 
 import msgpack
 import pytest
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from hearts_p2p.audit import audit_log
 from hearts_p2p.cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
@@ -39,13 +42,15 @@ HONEST = {
     "moon_choice.log",
     "moon_negative.log",
     "ties_play_on.log",
+    "left.log",
+    "taken_over.log",
+    "unfounded_vote.log",
 }
 STOPPED = {
     "renege_caught.log",
     "alarm.log",
     "false_alarm.log",
     "equivocation.log",
-    "left.log",
     "claim.log",
 }
 
@@ -100,11 +105,16 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     assert blamed["false_alarm.log"] == "seat 2 (dan)"  # the seat that alarmed for nothing
     assert "audit finds no fault" in EXPECTED["false_alarm.log"]["abort"]["reason"]
     assert blamed["equivocation.log"] == "seat 3 (cat)"
-    # Leaving and a claim blame no one: the one who left is named, the claim is one peer's word.
-    assert blamed["left.log"] is None and EXPECTED["left.log"]["abort"]["left"] == "seat 3 (cat)"
+    # Leaving or going silent blames no one: the table plays the seat, named with how it went;
+    # a claim is one peer's word.
+    assert EXPECTED["left.log"]["takeovers"] == [
+        {"seat": 3, "name": "cat", "hand": 1, "ending": "left"}
+    ]
+    assert [t["ending"] for t in EXPECTED["taken_over.log"]["takeovers"]] == ["gone"]
+    assert EXPECTED["unfounded_vote.log"]["final_hash"] == EXPECTED["valid.log"]["final_hash"]
     claim = EXPECTED["claim.log"]["abort"]
     assert blamed["claim.log"] is None
-    assert (claim["claim_by"], claim["claim_about"]) == ("seat 1 (ann)", "seat 3 (cat)")
+    assert (claim["claim_by"], claim["claim_about"]) == ("seat 1 (ann)", "seat 0 (bob)")
 
 
 def test_a_stop_is_proven_by_the_log_itself_but_a_claim_is_one_peer_s_word() -> None:
@@ -176,6 +186,33 @@ def test_hearts_audit_exit_codes(name: str, code: int, capsys: pytest.CaptureFix
     assert verdict.startswith("VALID" if code == EXIT_VALID else "INVALID")
 
 
+def spec_escrow(
+    secret: bytes, game_id: bytes, sender: int, players: list[dict[str, Any]]
+) -> list[list[bytes]]:
+    """SPEC.md 6.12's escrow of a player's game secret, from bare primitives."""
+    holders = [h for h in range(len(players)) if h != sender]
+    shares = [hmac.new(secret, f"escrow share {h}".encode(), "sha256").digest() for h in holders]
+    last = int.from_bytes(secret, "big")
+    for share in shares[:-1]:
+        last ^= int.from_bytes(share, "big")
+    shares[-1] = last.to_bytes(32, "big")
+    out = []
+    for h, share in zip(holders, shares, strict=True):
+        context = bytes([len(game_id)]) + game_id + bytes([sender, h])
+        commitment = hashlib.sha256(b"hearts-p2p/escrow/v1/share" + context + share).digest()
+        e = X25519PrivateKey.from_private_bytes(
+            hmac.new(secret, f"escrow key {h}".encode(), "sha256").digest()
+        )
+        public = e.public_key().public_bytes_raw()
+        receiver = players[h]["dh"]
+        shared = e.exchange(X25519PublicKey.from_public_bytes(receiver))
+        header = b"hearts-p2p/escrow/v1/box" + context
+        key = HKDF(hashes.SHA256(), 32, None, header + public + receiver).derive(shared)
+        sealed = ChaCha20Poly1305(key).encrypt(bytes(12), share, header)
+        out.append([commitment, public, sealed])
+    return out
+
+
 @pytest.mark.parametrize(("name", "salt"), [("valid.log", None), ("6_players.log", b"0")])
 def test_the_spec_recomputes_a_log(name: str, salt: bytes | None) -> None:
     """SPEC.md 3.4, 3.5, 5, 6 and 7 alone, with bare primitives, account for every byte of an
@@ -208,7 +245,8 @@ def test_the_spec_recomputes_a_log(name: str, salt: bytes | None) -> None:
         head = hashlib.sha256(head + hashlib.sha256(env_bytes).digest()).digest()
     assert head.hex() == EXPECTED[name]["final_hash"]
     digest = hashlib.sha256(b"hearts-p2p genesis\0" + frames[0][0]).digest()
-    assert all(env[8] == {"genesis": digest} for env in envs if env[7] == "accept")
+    accepts = {env[4]: env[8] for env in envs if env[7] == "accept"}
+    assert all(body["genesis"] == digest for body in accepts.values())
     context = envs[0][1] + b"seats"
     framed = len(context).to_bytes(2, "big") + context
     flips = []
@@ -225,8 +263,9 @@ def test_the_spec_recomputes_a_log(name: str, salt: bytes | None) -> None:
             b"hearts-p2p/coinflip/v1/commit" + framed + q.to_bytes(2, "big") + flip
         ).digest()
         sent = [env[8] for env in envs if env[4] == q and env[7].startswith("flip")]
-        assert sent == [{"commit": commit}, {"secret": flip}]
+        assert sent == [{"commit": commit, "escrow": None}, {"secret": flip}]
         flips.append(flip)
+        assert accepts[q]["escrow"] == spec_escrow(secret, envs[0][1], q, players)
     seed = hashlib.sha256(b"hearts-p2p/coinflip/v1/seed" + framed + b"".join(flips)).digest()
     stream = [hashlib.sha256(seed + k.to_bytes(8, "big")).digest() for k in range(2)]
     draws = iter(b"".join(stream))

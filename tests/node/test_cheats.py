@@ -266,7 +266,7 @@ def test_wrong_sealed_pass_keys_are_named_by_the_audit(monkeypatch: pytest.Monke
     assert_named(table, CHEATER, reason="sealed")
 
 
-def test_a_player_who_leaves_is_reported_to_all() -> None:
+def test_a_player_who_leaves_is_taken_over_and_the_game_finishes() -> None:
     table = Table(RULES, seed=11)
 
     def choose(player: int, p: GameProtocol) -> bool:
@@ -277,13 +277,14 @@ def test_a_player_who_leaves_is_reported_to_all() -> None:
 
     table.choose = choose
     table.run()
-    for p in table.protos:
-        assert p.status is Status.ABORTED and p.abort is not None
-        assert p.abort.culprit == CHEATER and p.abort.termination is Termination.LEFT
-        assert p.abort.blamed is None
-        assert "p2 left the table" in p.abort.reason
-    # Everyone logs the leaver's own signed word, at the step it left in: one log for all.
-    assert len({tuple(p.entries) for p in table.protos}) == 1
+    leaver = table.protos[CHEATER]
+    assert leaver.abort is not None and leaver.abort.termination is Termination.LEFT
+    survivors = [p for i, p in enumerate(table.protos) if i != CHEATER]
+    for p in survivors:
+        assert p.status is Status.FINISHED and p.abort is None
+        assert p.table_seats == {CHEATER}
+    # The survivors log the leaver's signed word inside their votes, then play on: one log.
+    assert len({tuple(p.entries) for p in survivors}) == 1
 
 
 def write_log(path: Path, entries: list[bytes]) -> Path:

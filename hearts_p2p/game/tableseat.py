@@ -1,0 +1,46 @@
+"""What a takeover keeps: the seats the table plays, and the round that decides one.
+
+Plain data; ``takeover.py`` holds the rules that change it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..wire import SignedMessage
+from .handflow import HandFlow
+
+__all__ = ["Round", "RoundState", "TableSeat"]
+
+
+class RoundState(Enum):
+    VOTING = "voting"  # survivors say whether they still have the seat's part of the step
+    RECOVERING = "recovering"  # every survivor agreed: each shows its escrow share
+    PRESENT = "present"  # someone had the seat's part: the round changed nothing
+
+
+@dataclass(eq=False, repr=False)  # no repr: it would print the secret
+class TableSeat:
+    """A seat whose player has gone, played by the table: its recovered game secret, the
+    deck of the hand in play as that seat would run it, and its passes by hand."""
+
+    player: int
+    secret: bytes
+    hand: int  # the hand it was taken over in
+    step: str  # and the step
+    ending: str  # "left", "gone" or "stalled", as the survivors said
+    flow: HandFlow | None = None
+    passes: dict[int, list[int]] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Round:
+    """One round about taking over ``about`` in the step starting at ``prev``."""
+
+    about: int
+    prev: bytes
+    state: RoundState = RoundState.VOTING
+    votes: dict[int, SignedMessage] = field(default_factory=dict)
+    shares: dict[int, SignedMessage] = field(default_factory=dict)
+    left: bool = False  # the seat signed that it leaves (its abort came as evidence)

@@ -1,0 +1,165 @@
+"""Seat takeover in memory: a peer dies for good at a seeded point of the game and the others,
+each on its own clock, take its seat over from the escrow; the game finishes with every
+survivor's log byte for byte the same, valid in the audit, naming no one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hearts_p2p.audit import audit_log
+from hearts_p2p.game import GameProtocol, Status, Termination
+from hearts_p2p.log import GameLog
+from hearts_p2p.rules import Rules
+from hearts_p2p.wire import SignedMessage
+
+from .table import Table
+
+TIMEOUT = 60.0
+
+
+class DyingTable(Table):
+    """A table where player ``dead`` stops for good (sends nothing, relays nothing) once its
+    game reaches ``hand``'s step ``step``, or it would send for that step; the survivors' clocks
+    run out on it when the table settles."""
+
+    def __init__(self, rules: Rules, dead: int, hand: int, step: str, seed: int = 1) -> None:
+        super().__init__(rules, seed=seed)
+        self.dead = dead
+        self.when = (hand, step)
+        self.died = False
+        self.tamper = self._die
+
+    def _die(self, i: int, msg: SignedMessage) -> SignedMessage | None:
+        if i == self.dead and (msg.envelope.hand, msg.envelope.step) == self.when:
+            self.died = True
+        return None if i == self.dead and self.died else msg
+
+    def _send(self, i: int, p: GameProtocol) -> None:
+        if i == self.dead and (p.step.hand, p.step.name) == self.when:
+            self.died = True  # the table reached the step: it dies before its part of it
+        if i == self.dead and self.died:
+            p.drain()
+            p.take_relays()
+            return
+        super()._send(i, p)
+
+    def play(self) -> None:
+        self.run()
+        for _ in range(20):  # each round of timeouts moves the table on; none is ever needed twice
+            expired = False
+            for i, p in enumerate(self.protos):
+                if i == self.dead or p.status is not Status.RUNNING:
+                    continue
+                if self.dead in p.waiting_for():  # its clock runs out on the one that died
+                    p.give_up_on(self.dead, TIMEOUT)
+                    expired = True
+            if not expired:
+                return
+            self.settle()
+        raise AssertionError("the table needed more timeouts than it has seats")
+
+
+def survivors(table: DyingTable) -> list[GameProtocol]:
+    return [p for i, p in enumerate(table.protos) if i != table.dead]
+
+
+def audit(tmp_path: Path, entries: list[bytes]) -> object:
+    log = GameLog.open(tmp_path / "game.log")
+    for e in entries:
+        log.append(e)
+    log.close()
+    return audit_log(tmp_path / "game.log")
+
+
+ONE_HAND = Rules(target=1)
+HAND_ONE = [
+    "shuffle.0", "shuffle.2", "shuffle.3", "echo_shuffle", "lock.1", "lock.3", "echo_lock",
+    "deal", "dealt", "pass_commit", "pass_reveal", "passed", "play.0", "play.1", "play.4",
+    "play.17", "play.30", "play.51", "reveal",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("step", HAND_ONE)
+def test_a_peer_dead_for_good_is_taken_over_and_the_game_finishes(
+    step: str, tmp_path: Path
+) -> None:
+    table = DyingTable(ONE_HAND, dead=2, hand=1, step=step)
+    table.play()
+    assert table.died
+    alive = survivors(table)
+    for p in alive:
+        assert p.status is Status.FINISHED, (p.step, p.abort)
+        assert p.table_seats == {2}
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
+    (taken,) = report.takeovers  # type: ignore[attr-defined]
+    assert taken.name == "p2" and taken.ending in ("gone", "stalled") and taken.hand == 1
+
+
+@pytest.mark.parametrize(
+    ("dead", "hand", "step"),
+    [(0, 2, "shuffle.1"), (1, 2, "play.9"), (3, 1, "deal")],
+)
+def test_takeover_in_a_longer_game_covers_later_hands(
+    dead: int, hand: int, step: str, tmp_path: Path
+) -> None:
+    """The seat is dealt open in every later hand, its shuffles and locks computed from its
+    recovered secret, its choices the table's; the host may be the one that dies."""
+    table = DyingTable(Rules(target=40), dead=dead, hand=hand, step=step, seed=3)
+    table.play()
+    assert table.died
+    alive = survivors(table)
+    for p in alive:
+        assert p.status is Status.FINISHED, (p.step, p.abort)
+        assert p.game is not None and p.game.number > hand
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
+
+
+def test_a_player_who_quits_is_taken_over_at_once_and_recorded_as_left(tmp_path: Path) -> None:
+    table = Table(ONE_HAND, seed=5)
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if player == 1 and p.step.name == "play.9" and p.status is Status.RUNNING:
+            p.quit("p1")
+            return True
+        return False
+
+    table.choose = choose
+    table.run()  # no clock needed: its signed leave starts the votes
+    leaver = table.protos[1]
+    assert leaver.termination is Termination.LEFT
+    alive = [p for i, p in enumerate(table.protos) if i != 1]
+    assert all(p.status is Status.FINISHED for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
+    assert [t.ending for t in report.takeovers] == ["left"]  # type: ignore[attr-defined]
+
+
+def test_a_slow_seat_that_answers_a_vote_keeps_its_seat() -> None:
+    """A survivor's clock runs out on a seat whose part another survivor holds: that survivor
+    answers the vote with it, the round changes nothing and no seat is taken over."""
+    table = Table(ONE_HAND, seed=2)
+    held: list[SignedMessage] = []
+
+    def route(sender: int, receiver: int, msg: SignedMessage) -> SignedMessage | None:
+        # Player 3's first play reaches player 1 only; the others wait and vote.
+        if sender == 3 and msg.envelope.kind == "play" and not held and receiver != 1:
+            return None
+        if sender == 3 and msg.envelope.kind == "play" and receiver == 1:
+            held.append(msg)
+        return msg
+
+    table.route = route
+    table.run()
+    for p in table.protos:
+        if p.status is Status.RUNNING and 3 in p.waiting_for():
+            p.give_up_on(3, TIMEOUT)
+    table.settle()
+    assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
+    assert len({tuple(p.entries) for p in table.protos}) == 1
