@@ -9,7 +9,15 @@ from typing import Any, TextIO
 
 from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.engine import Action, SeatView
-from hearts_p2p.frontend import Aborted, Event, HandScored, Notice, SeatedRoster
+from hearts_p2p.frontend import (
+    Aborted,
+    Event,
+    HandScored,
+    Notice,
+    SeatedRoster,
+    SeatTakenOver,
+    taken_over_text,
+)
 from hearts_p2p.game import Status
 from hearts_p2p.node import Outcome
 from hearts_p2p.text import clean, json_escaped
@@ -61,6 +69,8 @@ class ReportingSeat:
             return f"hand {event.number}: {mine:+d} for me, totals {standing}"
         if isinstance(event, Aborted):
             return f"game aborted: {clean(event.reason, 200)}"
+        if isinstance(event, SeatTakenOver):
+            return taken_over_text(event, self.name(event.seat))
         return None
 
 

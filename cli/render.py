@@ -29,7 +29,9 @@ from hearts_p2p.frontend import (
     PeerState,
     PeerStatus,
     SeatedRoster,
+    SeatTakenOver,
     TrickTaken,
+    taken_over_text,
 )
 from hearts_p2p.game import Termination
 from hearts_p2p.rules import PassDirection
@@ -336,6 +338,10 @@ class Screen:
             self.line(self.style.bold(f"Game aborted: {clean(ev.reason, 200)}{blame}"))
             self.line(f"Game log: {ev.log_path}")
             self.line(f"Check it yourself: hearts audit {ev.log_path}")
+        elif isinstance(ev, SeatTakenOver):
+            self.line(self.style.bold(taken_over_text(ev, self.who(ev.seat))))
+            if ev.seat in self.names:
+                self.names[ev.seat] += " [table]"  # marked wherever the seat is named from now
         elif isinstance(ev, PeerState):
             self.line(self._peer_state(ev))
         elif isinstance(ev, ChatLine):

@@ -24,6 +24,7 @@ from .game.events import (
     PassReceived,
     RosterEntry,
     SeatedRoster,
+    SeatTakenOver,
     TrickTaken,
 )
 
@@ -43,8 +44,10 @@ __all__ = [
     "PeerState",
     "PeerStatus",
     "RosterEntry",
+    "SeatTakenOver",
     "SeatedRoster",
     "TrickTaken",
+    "taken_over_text",
 ]
 
 
@@ -84,3 +87,15 @@ class FrontEnd(Protocol):
     async def notify(self, event: Event) -> None:
         """Something happened at the table."""
         ...
+
+
+_HOW = {"left": "left the table", "gone": "is gone", "stalled": "stopped answering"}
+
+
+def taken_over_text(event: SeatTakenOver, who: str) -> str:
+    """What every front end says when the table takes a seat over."""
+    how = _HOW.get(event.ending, event.ending)
+    return (
+        f"{who} {how}: the table plays that seat from here on, its cards open to everyone "
+        "(every peer computes its plays and checks them)"
+    )

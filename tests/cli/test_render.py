@@ -16,7 +16,7 @@ from hearts_p2p.cli.render import Screen, Style
 from hearts_p2p.cli.terminal import TerminalSeat
 from hearts_p2p.engine import PassCards, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
-from hearts_p2p.frontend import ChatLine, Notice, RosterEntry, SeatedRoster
+from hearts_p2p.frontend import ChatLine, Notice, RosterEntry, SeatedRoster, SeatTakenOver
 from hearts_p2p.rules import Rules
 from hearts_p2p.text import clean
 
@@ -206,3 +206,15 @@ def test_typing_after_your_card_is_chosen_never_says_you_plays_next() -> None:
     assert out.getvalue() == (
         "no hint: your card is on its way to the table\nyour card is on its way to the table\n"
     )
+
+
+def test_a_seat_taken_over_is_said_once_and_marked_from_then_on() -> None:
+    s, out = screen()
+    s.event(SeatedRoster((RosterEntry(0, "Ada", "aaaa", False), RosterEntry(1, "Bea", "bbbb", False),
+                          RosterEntry(2, "C", "cccc", True), RosterEntry(3, "D", "dddd", True)),
+                         0, "4 players"))  # fmt: skip
+    s.event(SeatTakenOver(1, "Bea", "left", 2))
+    s.event(ChatLine(1, "still here?"))
+    text = out.getvalue()
+    assert "Bea (left) left the table: the table plays that seat from here on" in text
+    assert "<Bea [table]> still here?" in text
