@@ -210,9 +210,9 @@ def test_typing_after_your_card_is_chosen_never_says_you_plays_next() -> None:
 
 def test_a_seat_taken_over_is_said_once_and_marked_from_then_on() -> None:
     s, out = screen()
-    s.event(SeatedRoster((RosterEntry(0, "Ada", "aaaa", False), RosterEntry(1, "Bea", "bbbb", False),
-                          RosterEntry(2, "C", "cccc", True), RosterEntry(3, "D", "dddd", True)),
-                         0, "4 players"))  # fmt: skip
+    names = [("Ada", False), ("Bea", False), ("C", True), ("D", True)]
+    roster = tuple(RosterEntry(i, n, "aaaa", bot) for i, (n, bot) in enumerate(names))
+    s.event(SeatedRoster(roster, 0, "4 players"))
     s.event(SeatTakenOver(1, "Bea", "left", 2))
     s.event(ChatLine(1, "still here?"))
     text = out.getvalue()
