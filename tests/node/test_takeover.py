@@ -14,7 +14,7 @@ from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import SignedMessage
 
-from .table import Table
+from .table import GAME_ID, Table
 
 TIMEOUT = 60.0
 
@@ -118,6 +118,13 @@ def test_takeover_in_a_longer_game_covers_later_hands(
     assert len({tuple(p.entries) for p in alive}) == 1
     report = audit(tmp_path, alive[0].entries)
     assert report.valid, report.problems  # type: ignore[attr-defined]
+    # A survivor restarted from its log re-derives the takeover and the table's every part.
+    i = next(i for i in range(4) if i != dead)
+    key, me, secret = table.ids[0].public_key, table.ids[i], bytes([i + 9]) * 32
+    again = GameProtocol(GAME_ID, key, me, secret, choices=table.protos[i].choices)
+    again.resume(alive[0].entries)
+    assert again.status is Status.FINISHED and again.head == alive[0].head
+    assert again.table_seats == {dead}
 
 
 def test_a_player_who_quits_is_taken_over_at_once_and_recorded_as_left(tmp_path: Path) -> None:
