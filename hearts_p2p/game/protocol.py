@@ -358,6 +358,11 @@ class GameProtocol:
         out, _, events = self.drain()
         self.take_relays()  # what the log holds, the peers have: sync, not relays, catches up
         self._s.outbox = [m for m in out if m.raw in pending]
+        saved = self._s.choices.get(VOTE)
+        if isinstance(saved, dict) and saved.get("prev") == self._s.step.prev:
+            vote = decode_frame(saved["frame"])  # this peer's vote in the round under way
+            self._s.outbox.append(vote)
+            self.receive(vote)
         shown: list[GameEvent] = []
         shown += [e for e in events if isinstance(e, SeatedRoster)][-1:]
         view = self.view()
@@ -568,8 +573,15 @@ class GameProtocol:
         return r.about == player and r.state is RoundState.VOTING and s.me not in r.votes
 
     def _vote(self, player: int, ending: str) -> None:
+        """Vote, once per step: the vote is saved with the choices before it leaves, so a peer
+        restarted in the round sends the same bytes again, never a second, different vote."""
         s = self._s
-        msg = s.sign(VOTE, VOTE, vote_body(s, player, ending), s.step.prev)
+        saved = s.choices.get(VOTE)
+        if isinstance(saved, dict) and saved.get("prev") == s.step.prev:
+            msg = decode_frame(saved["frame"])
+        else:
+            msg = s.sign(VOTE, VOTE, vote_body(s, player, ending), s.step.prev)
+            s.choices[VOTE] = {"prev": s.step.prev, "frame": msg.raw}
         s.outbox.append(msg)
         self.receive(msg)
 

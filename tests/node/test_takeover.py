@@ -47,6 +47,10 @@ class DyingTable(Table):
 
     def play(self) -> None:
         self.run()
+        self.expire()
+
+    def expire(self) -> None:
+        """Let the survivors' clocks run out on the dead peer, as often as the table needs."""
         for _ in range(20):  # each round of timeouts moves the table on; none is ever needed twice
             expired = False
             for i, p in enumerate(self.protos):
@@ -170,3 +174,25 @@ def test_a_slow_seat_that_answers_a_vote_keeps_its_seat() -> None:
     table.settle()
     assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
     assert len({tuple(p.entries) for p in table.protos}) == 1
+
+
+def test_a_survivor_restarted_in_the_round_sends_the_same_vote_again(tmp_path: Path) -> None:
+    """Its vote was saved before it left: the restarted peer sends those very bytes, never a
+    second, different vote that would be equivocation."""
+    table = DyingTable(ONE_HAND, dead=2, hand=1, step="play.6")
+    table.run()
+    first = table.protos[0]
+    first.give_up_on(2, TIMEOUT)
+    (vote,) = [m for m in first.drain()[0] if m.envelope.kind == "takeover"]
+    table.queue += [(j, vote) for j in (1, 3)]  # it left before the restart
+    again = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[0], bytes([9]) * 32,
+                         choices=first.choices)  # fmt: skip
+    again.resume(first.entries)
+    table.protos[0] = again
+    (resent,) = [m for m in again.drain()[0] if m.envelope.kind == "takeover"]
+    assert resent.raw == vote.raw
+    table.settle()
+    table.expire()
+    alive = survivors(table)
+    assert all(p.status is Status.FINISHED and p.table_seats == {2} for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
