@@ -196,3 +196,26 @@ def test_a_survivor_restarted_in_the_round_sends_the_same_vote_again(tmp_path: P
     alive = survivors(table)
     assert all(p.status is Status.FINISHED and p.table_seats == {2} for p in alive)
     assert len({tuple(p.entries) for p in alive}) == 1
+
+
+def test_two_players_leaving_one_after_the_other_are_both_taken_over(tmp_path: Path) -> None:
+    """The second takeover needs the first leaver's share too: every peer opens that box
+    itself, with the first leaver's recovered key."""
+    table = Table(ONE_HAND, seed=6)
+    leaves = {1: "play.5", 3: "play.22"}
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if leaves.get(player) == p.step.name and p.status is Status.RUNNING:
+            p.quit(f"p{player}")
+            return True
+        return False
+
+    table.choose = choose
+    table.run()
+    alive = [table.protos[0], table.protos[2]]
+    for p in alive:
+        assert p.status is Status.FINISHED and p.table_seats == {1, 3}, (p.step, p.abort)
+    assert alive[0].entries == alive[1].entries
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
+    assert [t.ending for t in report.takeovers] == ["left", "left"]  # type: ignore[attr-defined]
