@@ -33,6 +33,7 @@ __all__ = [
     "encode_message",
     "pack",
     "unpack",
+    "verify_signature",
 ]
 
 PROTOCOL_VERSION = 1
@@ -129,7 +130,12 @@ class SignedMessage:
     raw: bytes
 
     def verify(self, public_key: bytes) -> bool:
-        return verify(public_key, self.signature, SIGN_DOMAIN + self.envelope_bytes)
+        return verify_signature(public_key, self.envelope_bytes, self.signature)
+
+
+def verify_signature(public_key: bytes, envelope_bytes: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is ``public_key``'s over these envelope bytes (as a message's)."""
+    return verify(public_key, signature, SIGN_DOMAIN + envelope_bytes)
 
 
 def encode_message(identity: Identity, envelope: Envelope) -> SignedMessage:
