@@ -10,18 +10,20 @@ full itself, so the verdicts are those of a replay that does everything.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .deck import DeckError, HandParams, message_from_wire
 from .deck.presumed import CheckedHand, PresumedHand, check_hand
 from .game import Genesis, HandFlow
 from .game.handflow import kind_of
 from .wire import SignedMessage, verify_signature
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["AheadChecks", "default_workers"]
 
@@ -71,6 +73,9 @@ class AheadChecks:
         self._messages = messages
         self._pool: ProcessPoolExecutor | None = None
         if workers > 1:
+            import multiprocessing  # only a pooled audit needs it
+            from concurrent.futures import ProcessPoolExecutor
+
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
             self._pool = ProcessPoolExecutor(workers, mp_context=context)

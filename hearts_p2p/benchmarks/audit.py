@@ -16,8 +16,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..audit import audit_log
-from ..auditwork import default_workers
 from ..bots import make_bot
 from ..deck import HandParams
 from ..deck.randomness import SeededRandomness
@@ -72,6 +70,9 @@ def operations(rules: Rules, hands: int, entries: int) -> dict[str, int]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    from ..audit import audit_log  # not loaded for every command that builds the parser
+    from ..auditwork import default_workers
+
     rules = Rules(players=args.players, target=args.target)
     runs = max(1, args.runs)
     with tempfile.TemporaryDirectory(prefix="hearts-bench-audit-") as tmp:
