@@ -68,7 +68,9 @@ class GameProtocol:
             raise ProtocolError("a player needs its 32-byte game secret: every key derives from it")
         secret = secret or bytes(32)  # an observer derives nothing from it
         self._s = GameState(game_id, host_key, identity, secret, dict(choices or {}))
-        self._seen: dict[tuple[int, int], SignedMessage] = {}  # (player, seq): taken or waiting
+        # (player, seq) -> the frame taken or waiting under that number: bytes the log holds
+        # anyway, not a decoded message kept for the whole game
+        self._seen: dict[tuple[int, int], bytes] = {}
         self._future: dict[int, dict[int, SignedMessage]] = {}
         self._early: list[SignedMessage] = []
         self._dropped = 0
@@ -371,9 +373,10 @@ class GameProtocol:
             if not receive_abort(s, msg, self.receive):
                 self._dropped += 1
             return
-        seen = self._seen.get((env.sender, env.seq))
-        if seen is not None:
+        seen_raw = self._seen.get((env.sender, env.seq))
+        if seen_raw is not None:
             s.frames.add(msg.raw)
+            seen = decode_frame(seen_raw)  # another frame under a taken number: rare
             if seen.envelope_bytes != msg.envelope_bytes:
                 why = "sent two different messages under one number"
                 raise CheatError(env.sender, why, pair(seen, msg))
@@ -384,7 +387,7 @@ class GameProtocol:
             return
         s.frames.add(msg.raw)
         buf[env.seq] = msg
-        self._seen[(env.sender, env.seq)] = msg
+        self._seen[(env.sender, env.seq)] = msg.raw
         self._drain_future()
 
     def _unsigned(self, msg: SignedMessage) -> None:
