@@ -20,7 +20,6 @@ class BotSeat:
     def __init__(self, bot: Bot, delay: float = 0.0) -> None:
         self.bot = bot
         self.delay = delay
-        self.events: list[Event] = []
 
     async def choose(self, view: SeatView) -> Action:
         if self.delay:
@@ -30,4 +29,5 @@ class BotSeat:
         return self.bot.choose(view)
 
     async def notify(self, event: Event) -> None:
-        self.events.append(event)
+        """A bot decides from the view it is asked with: it keeps no event (a long game's
+        events, each with a view, would grow its memory hand after hand)."""
