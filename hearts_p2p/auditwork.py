@@ -86,10 +86,8 @@ class AheadChecks:
             for m in messages
         ]
         self._size = max(1, -(-len(items) // (max(workers, 1) * CHUNKS_PER_WORKER)))
-        chunks = [items[i : i + self._size] for i in range(0, len(items), self._size)]
-        self._signed: list[Future[list[bool]] | list[Signed | None]] = (
-            [self._pool.submit(_verify_all, c) for c in chunks] if self._pool else list(chunks)
-        )
+        self._chunks = [items[i : i + self._size] for i in range(0, len(items), self._size)]
+        self._signed: list[Future[list[bool]]] = []  # the chunks handed to the pool so far
         self._hands: dict[int, Future[CheckedHand | None] | DeckJob] = {}
         self.hands_started = False
 
@@ -107,30 +105,45 @@ class AheadChecks:
 
     def signed_by_sender(self, index: int) -> bool:
         """Whether message ``index`` is signed by the player it names."""
-        chunk = self._signed[index // self._size]
-        if isinstance(chunk, Future):
-            return chunk.result()[index % self._size]
-        return _verify_all([chunk[index % self._size]])[0]
+        k, at = divmod(index, self._size)
+        if self._pool is None:
+            return _verify_all([self._chunks[k][at]])[0]
+        self._submit_chunks(k + 1)
+        return self._signed[k].result()[at]
+
+    def _submit_chunks(self, count: int) -> None:
+        assert self._pool is not None
+        while len(self._signed) < min(count, len(self._chunks)):
+            self._signed.append(self._pool.submit(_verify_all, self._chunks[len(self._signed)]))
 
     def start_hands(self, genesis: Genesis, seat_of: Sequence[int]) -> None:
-        """Check every hand's deck, now the seats are known."""
+        """Check every hand's deck, now the seats are known: in the pool, in the order of the
+        log, each hand's signatures just before its deck, so the replay waits least."""
         self.hands_started = True
         rules = genesis.rules
         player_at = sorted(range(len(seat_of)), key=lambda p: seat_of[p])
         pass_keys = [genesis.players[p].dh for p in player_at]
         jobs: dict[int, list[tuple[int, str, dict[str, Any]]]] = {}
-        for m in self._messages:
+        first: dict[int, int] = {}  # each hand's first message, by its index
+        for i, m in enumerate(self._messages):
             env = m.envelope
             if env.hand >= 1 and env.kind in DECK_KINDS:
                 seat = seat_of[env.sender] if env.sender < len(seat_of) else -1
                 jobs.setdefault(env.hand, []).append((seat, env.kind, env.body))
-        for number, bodies in sorted(jobs.items()):
+                first.setdefault(env.hand, i)
+        for number, bodies in sorted(jobs.items(), key=lambda item: first[item[0]]):
             try:
                 params = HandParams.for_rules(rules, genesis.game_id, number, pass_keys)
             except ValueError:
                 continue  # no such hand: the replay says why
             job: DeckJob = (params, bodies)
-            self._hands[number] = self._pool.submit(_check_deck, job) if self._pool else job
+            if self._pool is None:
+                self._hands[number] = job
+                continue
+            self._submit_chunks(first[number] // self._size + 1)
+            self._hands[number] = self._pool.submit(_check_deck, job)
+        if self._pool is not None:
+            self._submit_chunks(len(self._chunks))
 
     def presume(self, flow: HandFlow) -> None:
         """Let ``flow``, a hand the replay just began, take what was checked ahead of it."""
