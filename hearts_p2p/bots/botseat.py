@@ -16,6 +16,7 @@ class BotSeat:
     peers meanwhile; quick ones answer at once, which is faster than a thread hand-off."""
 
     SLOW = frozenset({"montecarlo", "montecarlo-v1", "gongzhu-montecarlo"})
+    shows_plays = False  # the node makes no event, nor view, for each play
 
     def __init__(self, bot: Bot, delay: float = 0.0) -> None:
         self.bot = bot

@@ -196,6 +196,17 @@ class GameProtocol:
         """Whether the current step waits only on messages no person has to decide."""
         return self._s.step.kind not in DECISIONS
 
+    @property
+    def views(self) -> bool:
+        """Whether each play's events (``CardPlayed``, ``TrickTaken``) are made, with this
+        seat's view: a front end that shows the table wants them; a bot decides from the view
+        ``choice_needed`` gives, and building one per play for nobody costs every play."""
+        return self._s.views
+
+    @views.setter
+    def views(self, wanted: bool) -> None:
+        self._s.views = wanted
+
     def view(self) -> SeatView | None:
         seat = self._s.my_seat
         if self._s.game is None or seat is None:

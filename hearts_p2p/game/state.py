@@ -76,6 +76,7 @@ class GameState:
     evidence: tuple[SignedMessage, ...] = ()  # the verdict's, as messages
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
     signed: set[bytes] = field(default_factory=set)  # frames this peer signed: no need to verify
+    views: bool = True  # each play's event carries this seat's view (a front end shows it)
     forged: set[bytes] = field(default_factory=set)  # frames a player signed in another's name
 
     def derive(self, label: str) -> bytes:
