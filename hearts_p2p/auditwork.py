@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import Future
+from concurrent.futures import BrokenExecutor, Future
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -109,7 +109,10 @@ class AheadChecks:
         if self._pool is None:
             return _verify_all([self._chunks[k][at]])[0]
         self._submit_chunks(k + 1)
-        return self._signed[k].result()[at]
+        try:
+            return self._signed[k].result()[at]
+        except BrokenExecutor:  # a worker died (killed, out of memory): check it here
+            return _verify_all([self._chunks[k][at]])[0]
 
     def _submit_chunks(self, count: int) -> None:
         assert self._pool is not None
@@ -150,6 +153,9 @@ class AheadChecks:
         job = self._hands.pop(flow.params.hand_number, None)
         if job is None or not flow.public.fresh:
             return
-        checked = job.result() if isinstance(job, Future) else _check_deck(job)
+        try:
+            checked = job.result() if isinstance(job, Future) else _check_deck(job)
+        except BrokenExecutor:
+            return  # a worker died: the replay checks this hand in full
         if checked is not None and checked.params == flow.params:
             flow.public = PresumedHand(checked)

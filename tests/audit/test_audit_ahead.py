@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from unittest import mock
 
 import pytest
@@ -108,3 +109,14 @@ def test_a_hand_that_fails_its_checks_is_not_presumed() -> None:
     assert check_hand(params, messages[:-1]) is None  # a reveal missing
     k = next(i for i, m in enumerate(messages) if isinstance(m, Shuffle) and m.seat == 2)
     assert check_hand(params, messages[:k] + messages[k + 1 :]) is None  # a shuffle missing
+
+
+def _die(job: object) -> None:
+    os._exit(3)  # a worker killed mid-audit
+
+
+def test_a_worker_that_dies_costs_speed_not_the_verdict() -> None:
+    alone = audit_log(DIR / "valid.log", workers=0).to_json()
+    with mock.patch("hearts_p2p.auditwork._check_deck", _die):
+        pooled = audit_log(DIR / "valid.log", workers=2).to_json()
+    assert pooled == alone
