@@ -6,12 +6,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hearts_p2p.audit import AuditReport, AuditStatus, HandSummary, audit_log
 from hearts_p2p.cards import Card
 from hearts_p2p.text import clean, json_escaped, quoted
 
 from .render import Style, points_text
+
+if TYPE_CHECKING:  # the audit itself (the game protocol, the deck) loads only when it runs
+    from hearts_p2p.audit import AuditReport, HandSummary
 
 EXIT_VALID = 0
 EXIT_INVALID = 4
@@ -69,6 +72,8 @@ def run_audit(args: argparse.Namespace) -> int:
     if (problem := unreadable(args.log)) is not None:
         sys.stderr.write(f"hearts audit: {problem}\n")
         return EXIT_ERROR
+    from hearts_p2p.audit import audit_log
+
     report = audit_log(args.log)
     _show(report, args.json, tricks=False)
     return EXIT_VALID if report.valid else EXIT_INVALID
@@ -78,6 +83,8 @@ def run_replay(args: argparse.Namespace) -> int:
     if (problem := unreadable(args.log)) is not None:
         sys.stderr.write(f"hearts replay: {problem}\n")
         return EXIT_ERROR
+    from hearts_p2p.audit import audit_log
+
     report = audit_log(args.log)
     _show(report, args.json, tricks=True)
     return EXIT_VALID if report.valid else EXIT_INVALID
@@ -112,6 +119,8 @@ def _card(style: Style, text: str) -> str:
 
 
 def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[str]:
+    from hearts_p2p.audit import AuditStatus  # loaded already: there is a report
+
     lines = [f"Game log {report.path}: {report.entries} entries"]
     if report.table:
         lines.append(f"Table {quoted(report.table)}: {report.rules}")

@@ -32,6 +32,8 @@ class ReportingSeat:
     game can name the players.
     """
 
+    shows_plays = False  # a line per hand, none per play: the node makes no view per play
+
     def __init__(self, seat: BotSeat, where: str, out: TextIO | None) -> None:
         self.seat = seat
         self.where = where

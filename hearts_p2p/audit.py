@@ -14,6 +14,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from .auditwork import AheadChecks, default_workers
 from .cards import CARDS
 from .engine import penalty_points
 from .game import (
@@ -181,8 +182,11 @@ class AuditReport:
         }
 
 
-def audit_log(path: Path) -> AuditReport:
-    """Verify the game log at ``path``; the report lists every problem found."""
+def audit_log(path: Path, *, workers: int | None = None) -> AuditReport:
+    """Verify the game log at ``path``; the report lists every problem found.
+
+    ``workers``: processes checking signatures and decks ahead of the replay (None: one per
+    core for a long log, none for a short one); the report is the same whatever the number."""
     report = AuditReport(str(path))
     try:
         loaded = read_log(path)
@@ -199,7 +203,9 @@ def audit_log(path: Path) -> AuditReport:
     genesis = _genesis(messages[0][1], report)
     if genesis is None:
         return report
-    _replay(genesis, messages, loaded.entries, report)
+    if workers is None:
+        workers = default_workers(len(loaded.entries))
+    _replay(genesis, messages, loaded.entries, report, workers)
     return report
 
 
@@ -236,16 +242,28 @@ def _replay(
     messages: list[tuple[int, SignedMessage]],
     entries: list[bytes],
     report: AuditReport,
+    workers: int,
 ) -> None:
     proto = GameProtocol(genesis.game_id, genesis.players[0].key)
-    rejected = [i for i in range(len(entries)) if i not in dict(messages)]
-    for i, msg in messages:
-        problem = _signature_problem(genesis, proto, i, msg)
-        if problem is not None:
-            report.problems.append(problem)
-            rejected.append(i)
-            continue
-        proto.receive(msg)
+    decoded = {i for i, _ in messages}
+    rejected = [i for i in range(len(entries)) if i not in decoded]
+    keys = [p.key for p in genesis.players]
+    flow = None
+    with AheadChecks([m for _, m in messages], keys, workers) as ahead:
+        for j, (i, msg) in enumerate(messages):
+            by_sender = ahead.signed_by_sender(j)
+            problem = None if by_sender else _signature_problem(genesis, proto, i, msg)
+            if problem is not None:
+                report.problems.append(problem)
+                rejected.append(i)
+                continue
+            proto.receive(msg, verified=by_sender)
+            if not ahead.hands_started and proto.seat_of:
+                ahead.start_hands(genesis, proto.seat_of)
+            if proto.flow is not flow:
+                flow = proto.flow
+                if flow is not None:
+                    ahead.presume(flow)
     rejected.sort()
     _fill_players(genesis, proto, report)
     _, _, events = proto.drain()
@@ -263,17 +281,15 @@ def _replay(
 def _signature_problem(
     genesis: Genesis, proto: GameProtocol, i: int, msg: SignedMessage
 ) -> Problem | None:
-    """None when ``msg`` is for the replay to judge; else what is wrong with it.
+    """None when ``msg``, not signed by the player it names, is for the replay to judge; else
+    what is wrong with it.
 
-    A message signed by the player it names is judged by the replay, and so is one signed by
-    another seated player: the replay takes it as that player's forgery, proven by its own
-    signature, and a log may end with it as the evidence of its verdict. Random damage
-    verifies under no key.
+    One signed by another seated player is judged by the replay: it takes it as that player's
+    forgery, proven by its own signature, and a log may end with it as the evidence of its
+    verdict. Random damage verifies under no key.
     """
     env = msg.envelope
     players = genesis.players
-    if env.sender < len(players) and msg.verify(players[env.sender].key):
-        return None
     where = f"entry {i} ({_where(proto, env.hand, env.step)})"
     if env.sender >= len(players):
         return Problem(where, f"a {env.kind} message from player {env.sender}, who is not seated")

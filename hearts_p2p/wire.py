@@ -33,6 +33,7 @@ __all__ = [
     "encode_message",
     "pack",
     "unpack",
+    "verify_signature",
 ]
 
 PROTOCOL_VERSION = 1
@@ -129,7 +130,12 @@ class SignedMessage:
     raw: bytes
 
     def verify(self, public_key: bytes) -> bool:
-        return verify(public_key, self.signature, SIGN_DOMAIN + self.envelope_bytes)
+        return verify_signature(public_key, self.envelope_bytes, self.signature)
+
+
+def verify_signature(public_key: bytes, envelope_bytes: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is ``public_key``'s over these envelope bytes (as a message's)."""
+    return verify(public_key, signature, SIGN_DOMAIN + envelope_bytes)
 
 
 def encode_message(identity: Identity, envelope: Envelope) -> SignedMessage:
@@ -209,14 +215,14 @@ def _want_name(name: str, v: object) -> None:
         raise WireError("bad_field", f"{name} must be a short ASCII string")
 
 
-def _check_depth(v: object, depth: int) -> None:
-    if depth > MAX_DEPTH:
-        raise WireError("too_deep", f"nesting deeper than {MAX_DEPTH}")
-    if isinstance(v, dict):
-        for item in v.values():
+def _check_depth(v: dict[str, Any] | list[Any], depth: int) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH``. ``unpack`` yields nothing but nil, bool, int,
+    float, str, bin, arrays and maps (ext types are refused there), so only the containers need
+    a walk: a body of long lists of bytes costs a pass over each list, not a call per value."""
+    if depth == MAX_DEPTH:
+        if v:
+            raise WireError("too_deep", f"nesting deeper than {MAX_DEPTH}")
+        return
+    for item in v.values() if type(v) is dict else v:
+        if type(item) is dict or type(item) is list:
             _check_depth(item, depth + 1)
-    elif isinstance(v, list):
-        for item in v:
-            _check_depth(item, depth + 1)
-    elif v is not None and not isinstance(v, bool | int | float | str | bytes):
-        raise WireError("bad_type", f"{type(v).__name__} is not allowed in a body")

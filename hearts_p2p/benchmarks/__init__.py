@@ -5,4 +5,4 @@ and ``render(result) -> str``. Every figure is reported against a bound measured
 so a result means the same on a slow machine as on a fast one.
 """
 
-NAMES = ("engine", "deck", "bots", "game")
+NAMES = ("engine", "deck", "bots", "game", "handstart", "audit")

@@ -16,11 +16,11 @@ class BotSeat:
     peers meanwhile; quick ones answer at once, which is faster than a thread hand-off."""
 
     SLOW = frozenset({"montecarlo", "montecarlo-v1", "gongzhu-montecarlo"})
+    shows_plays = False  # the node makes no event, nor view, for each play
 
     def __init__(self, bot: Bot, delay: float = 0.0) -> None:
         self.bot = bot
         self.delay = delay
-        self.events: list[Event] = []
 
     async def choose(self, view: SeatView) -> Action:
         if self.delay:
@@ -30,4 +30,5 @@ class BotSeat:
         return self.bot.choose(view)
 
     async def notify(self, event: Event) -> None:
-        self.events.append(event)
+        """A bot decides from the view it is asked with: it keeps no event (a long game's
+        events, each with a view, would grow its memory hand after hand)."""

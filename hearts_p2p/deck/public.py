@@ -182,6 +182,11 @@ class PublicHand:
         done = set(seats)
         return {s: kind for s in range(n) if s not in done}
 
+    @property
+    def fresh(self) -> bool:
+        """Whether no message has been fed yet."""
+        return not self._pending and not self.shuffles
+
     def holding(self, seat: int) -> list[int]:
         """Positions ``seat`` holds now: dealt or received, not passed on, not yet opened."""
         return [i for i, s in enumerate(self.holder) if s == seat and i not in self.opened]

@@ -238,7 +238,7 @@ def _after_open(s: GameState, done: Step) -> None:
     card = done.parsed[player]
     assert isinstance(card, int)
     s.plays += 1
-    if s.my_seat is not None:
+    if s.my_seat is not None and s.views:
         view = SeatView.of(s.game, s.my_seat)
         s.events.append(CardPlayed(s.seat_of[player], CARDS[card], view))
         if not hand.trick and hand.tricks:

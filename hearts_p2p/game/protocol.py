@@ -71,11 +71,14 @@ class GameProtocol:
             raise ProtocolError("a player needs its 32-byte game secret: every key derives from it")
         secret = secret or bytes(32)  # an observer derives nothing from it
         self._s = GameState(game_id, host_key, identity, secret, dict(choices or {}))
-        self._seen: dict[tuple[int, int], SignedMessage] = {}  # (player, seq): taken or waiting
+        # (player, seq) -> the frame taken or waiting under that number: bytes the log holds
+        # anyway, not a decoded message kept for the whole game
+        self._seen: dict[tuple[int, int], bytes] = {}
         self._future: dict[int, dict[int, SignedMessage]] = {}
         self._early: list[SignedMessage] = []
         self._dropped = 0
         self._evidence = False  # judging a takeover vote's evidence: the seat is not muted
+        self._vouched: set[bytes] = set()  # frames whose signature the caller has checked
 
     # -- read-only views -----------------------------------------------------------------------
 
@@ -215,6 +218,17 @@ class GameProtocol:
         """Players whose seats the table plays (taken over), by player number."""
         return frozenset(self._s.table)
 
+    @property
+    def views(self) -> bool:
+        """Whether each play's events (``CardPlayed``, ``TrickTaken``) are made, with this
+        seat's view: a front end that shows the table wants them; a bot decides from the view
+        ``choice_needed`` gives, and building one per play for nobody costs every play."""
+        return self._s.views
+
+    @views.setter
+    def views(self, wanted: bool) -> None:
+        self._s.views = wanted
+
     def view(self) -> SeatView | None:
         seat = self._s.my_seat
         if self._s.game is None or seat is None:
@@ -242,11 +256,17 @@ class GameProtocol:
             raise ProtocolError("only the host proposes the genesis")
         self._send("genesis", genesis.to_wire())
 
-    def receive(self, msg: SignedMessage) -> None:
-        """Take one decoded message from a peer (or from our own log); never raises for a peer."""
+    def receive(self, msg: SignedMessage, *, verified: bool = False) -> None:
+        """Take one decoded message from a peer (or from our own log); never raises for a peer.
+
+        ``verified``: the caller has already checked the signature under the key of the player
+        the message names (the audit does, ahead, in worker processes), so it is not checked
+        twice."""
         s = self._s
         if msg.raw in s.frames or s.status is Status.FINISHED:
             return  # a copy of a message already taken or waiting: relays make many
+        if verified:
+            self._vouched.add(msg.raw)
         try:
             if s.status is Status.ABORTED:
                 after_abort(s, msg, self._key_of(msg.envelope.sender))
@@ -392,7 +412,7 @@ class GameProtocol:
             # making (the decoder refuses those): nobody's fault, and not taken.
             self._dropped += 1
             return
-        if key is None or (msg.raw not in s.signed and not msg.verify(key)):
+        if key is None or not (msg.raw in s.signed or msg.raw in self._vouched or msg.verify(key)):
             self._unsigned(msg)
             return
         if env.sender in s.table:
@@ -419,9 +439,10 @@ class GameProtocol:
         ):
             self._dropped += 1  # after voting, the seat's part counts only as a vote's evidence
             return
-        seen = self._seen.get((env.sender, env.seq))
-        if seen is not None:
+        seen_raw = self._seen.get((env.sender, env.seq))
+        if seen_raw is not None:
             s.frames.add(msg.raw)
+            seen = decode_frame(seen_raw)  # another frame under a taken number: rare
             if seen.envelope_bytes != msg.envelope_bytes:
                 why = "sent two different messages under one number"
                 raise CheatError(env.sender, why, pair(seen, msg))
@@ -432,7 +453,7 @@ class GameProtocol:
             return
         s.frames.add(msg.raw)
         buf[env.seq] = msg
-        self._seen[(env.sender, env.seq)] = msg
+        self._seen[(env.sender, env.seq)] = msg.raw
         self._drain_future()
 
     def _unsigned(self, msg: SignedMessage) -> None:

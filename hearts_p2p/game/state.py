@@ -78,6 +78,7 @@ class GameState:
     evidence: tuple[SignedMessage, ...] = ()  # the verdict's, as messages
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
     signed: set[bytes] = field(default_factory=set)  # frames this peer signed: no need to verify
+    views: bool = True  # each play's event carries this seat's view (a front end shows it)
     forged: set[bytes] = field(default_factory=set)  # frames a player signed in another's name
     # Key escrow (escrow.py): each player's entries by holder, this player's opened shares,
     # the first sender whose box to this player did not open, and the disputes at the flip.

@@ -107,7 +107,11 @@ class GameRunner:
         self._choosing = False
         self._gone_since: dict[bytes, float] = {}
         self._nursery: trio.Nursery | None = None
+        # A front end that shows no plays says so (a bot, a headless peer): no view per play.
+        protocol.views = getattr(front, "shows_plays", True)
         self._timings = open(config.timings, "a") if config.timings else None  # noqa: SIM115
+        if self._timings is not None:  # the game starts here: for the host, the lobby is full
+            self._timings.write(f'{{"step": "0:start", "seen": {time.monotonic()}}}\n')
         self._syncing = False
         self._sync_again = False
         self._done_peers: set[bytes] = set()

@@ -1,0 +1,168 @@
+"""Hand start over loopback: last card → every peer holding its new hand, and game start.
+
+A bot game between real peer processes (``--players`` of them, one game per count). Two
+figures, each as min/median/max over the run: from the last card of a hand leaving its player
+to the last peer having taken the next hand's deal (holding its cards), and from the lobby full
+(the host's genesis) to the last peer holding its first hand. Each is set against its bound,
+measured in the same run: the steps on the critical path, each a loopback hop and its signature
+checks, and the E_k work that must happen in sequence (the end-of-hand audit, every seat's
+shuffle and lock one after the other, each deck decoded before the next seat can use it, each
+peer decrypting its own cards), from unit costs timed alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..deck import HandParams
+from ..rules import Rules
+from . import network
+from .units import cost, loopback_hop, unit_costs
+
+HAND_TARGET = 1.5  # hand start: at most this many times its bound
+GAME_TARGET = 2.0  # game start
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[4], choices=[3, 4, 5, 6], help="seats (4)"
+    )
+    parser.add_argument("--target", type=int, default=100, help="game end total (100)")
+    parser.add_argument("--strategy", default="heuristic", help="bot strategy (heuristic)")
+
+
+def _cards(players: int) -> int:
+    return HandParams.for_rules(Rules(players=players), b"bench", 1, [bytes(32)] * players).size
+
+
+def deck_path(n: int, m: int) -> tuple[dict[str, int], int]:
+    """E_k work and steps, in sequence, from the first shuffle to every peer holding its hand:
+    each seat shuffles (a key, a multiplication per card) then locks (a key and a
+    multiplication per card) in turn, each deck decoded before the next seat uses it, then each
+    peer decrypts its own cards. Steps: the shuffles, an echo, the locks, an echo, the deal."""
+    own = -(-m // n)
+    work = {
+        "derive": n + n * m + own,
+        "decode": (n - 1) * m + m + n * m,
+        "multiply": 2 * n * m + own,
+        "verify": 2 * n + 3 * (n - 1),  # one per single-sender step, n-1 per all-sender step
+    }
+    return work, 2 * n + 3
+
+
+def hand_start_path(n: int, m: int) -> tuple[dict[str, int], int]:
+    """After the last card: the reveals, each peer's audit of the other seats' shuffles and
+    locks, then the next hand's deck (``deck_path``)."""
+    work, steps = deck_path(n, m)
+    work["verify"] += n - 1
+    work["multiply"] += 2 * (n - 1) * m
+    work["derive"] += (n - 1) * (m + 1)
+    return work, steps + 1
+
+
+def game_start_path(n: int, m: int) -> tuple[dict[str, int], int]:
+    """From the genesis: the accepts, the coin flip's commits and reveals, then the deck."""
+    work, steps = deck_path(n, m)
+    work["verify"] += 1 + 3 * (n - 1)
+    return work, steps + 4
+
+
+def _spread(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    ms = [v * 1000 for v in values]
+    return {
+        "min": round(min(ms), 1),
+        "median": round(statistics.median(ms), 1),
+        "max": round(max(ms), 1),
+    }
+
+
+def _figure(values: list[float], bound: float, target: float) -> dict[str, Any]:
+    spread = _spread(values)
+    ratio = None if spread is None else round(spread["median"] / (bound * 1000), 2)
+    return {
+        "count": len(values),
+        "ms": spread,
+        "bound_ms": round(bound * 1000, 1),
+        "ratio_to_bound": ratio,
+        "target_ratio": target,
+        "meets_target": None if ratio is None else ratio <= target,
+    }
+
+
+def measure(run: network.NetworkRun, hands: int) -> tuple[list[float], list[float]]:
+    """Hand starts (hands 2 on) and the game start, in seconds."""
+    starts = []
+    for h in range(2, hands + 1):
+        held, last = run.all_seen(h, "deal"), run.last_play(h - 1)
+        if held is not None and last is not None:
+            starts.append(held - last)
+    genesis = run.peers[0].seen.get((0, "start"))  # the host's game began: the lobby is full
+    first = run.all_seen(1, "deal")
+    game = [first - genesis] if genesis is not None and first is not None else []
+    return starts, game
+
+
+def _one(players: int, args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="hearts-bench-") as tmp:
+        run = network.play(Path(tmp), players=players, target=args.target, strategy=args.strategy)
+    hands = max(h for p in run.peers for h, _ in p.seen)
+    starts, game = measure(run, hands)
+    units, hop = unit_costs(), loopback_hop()
+    m = _cards(players)
+    per_step = hop
+    hand_work, hand_steps = hand_start_path(players, m)
+    game_work, game_steps = game_start_path(players, m)
+    return {
+        "players": players,
+        "cards": m,
+        "hands": hands,
+        "hand_start": _figure(starts, cost(hand_work, units) + hand_steps * per_step, HAND_TARGET),
+        "game_start": _figure(game, cost(game_work, units) + game_steps * per_step, GAME_TARGET),
+        "critical_path": {
+            "hand_start": {**hand_work, "steps": hand_steps},
+            "game_start": {**game_work, "steps": game_steps},
+        },
+        "unit_us": {k: round(v * 1e6, 1) for k, v in units.items()},
+        "loopback_hop_us": round(hop * 1e6, 1),
+    }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    results = [_one(n, args) for n in sorted(set(args.players))]
+    return {
+        "benchmark": "handstart",
+        "target": args.target,
+        "results": results,
+    }
+
+
+def _line(name: str, f: dict[str, Any]) -> str:
+    if f["ms"] is None:
+        return f"  {name}: not measured (the game had no such moment)"
+    s = f["ms"]
+    verdict = "meets" if f["meets_target"] else "MISSES"
+    return (
+        f"  {name} over {f['count']}: median {s['median']} ms (min {s['min']}, max {s['max']});"
+        f" bound {f['bound_ms']} ms; ratio {f['ratio_to_bound']} ({verdict} ≤ {f['target_ratio']})"
+    )
+
+
+def render(r: dict[str, Any]) -> str:
+    lines = [f"handstart: bot peers in their own processes over loopback TCP, to {r['target']}"]
+    for x in r["results"]:
+        u = x["unit_us"]
+        lines += [
+            f"{x['players']} seats, {x['cards']} cards, {x['hands']} hands "
+            f"(units µs: verify {u['verify']}, derive {u['derive']}, decode {u['decode']}, "
+            f"multiply {u['multiply']}; hop {x['loopback_hop_us']})",
+            _line("last card → all hold the next hand", x["hand_start"]),
+            _line("lobby full → all hold the first hand", x["game_start"]),
+        ]
+    lines.append("(bound: the critical path's steps, signature checks and E_k work in sequence)")
+    return "\n".join(lines)

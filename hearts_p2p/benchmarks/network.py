@@ -1,0 +1,131 @@
+"""A bot game between real peer processes over loopback TCP, and when each peer saw each step.
+
+Shared by ``hearts bench game`` and ``hearts bench handstart``. Every peer appends to its own
+timings file when it sends a play and when it takes each log entry; all peers share one
+monotonic clock, being on one machine, so the files line up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+STAGGER = 0.3  # seconds between starting the host and the others, so they find it listening
+
+
+@dataclass
+class PeerTimes:
+    """One peer's timings: when it took the last entry of each step, when it sent each play."""
+
+    seen: dict[tuple[int, str], float] = field(default_factory=dict)
+    sent: dict[tuple[int, str], float] = field(default_factory=dict)
+
+
+@dataclass
+class NetworkRun:
+    start: float  # the host process started
+    exits: list[float]  # each peer process exited, by peer
+    cpu: list[float]  # CPU seconds of each peer process
+    peers: list[PeerTimes]
+    log: Path  # the host's game log
+
+    @property
+    def wall(self) -> float:
+        return max(self.exits) - self.start
+
+    def last_seen(self) -> float:
+        return max(max(p.seen.values()) for p in self.peers)
+
+    def all_seen(self, hand: int, step: str) -> float | None:
+        """When the last peer took the last entry of ``step`` of ``hand``."""
+        times = [p.seen.get((hand, step)) for p in self.peers]
+        return None if None in times else max(t for t in times if t is not None)
+
+    def last_play(self, hand: int) -> float | None:
+        """When the last card of ``hand`` left its player."""
+        plays = [
+            (int(step.partition(".")[2]), t)
+            for p in self.peers
+            for (h, step), t in p.sent.items()
+            if h == hand and step.startswith("play.")
+        ]
+        return max(plays)[1] if plays else None
+
+
+def free_port(kind: int) -> int:
+    with socket.socket(socket.AF_INET, kind) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def hearts(*args: str) -> list[str]:
+    return [sys.executable, "-m", "hearts_p2p.cli.main", *args]
+
+
+def startup_seconds(runs: int = 3) -> float:
+    """Wall time of the quickest of ``runs`` starts of the ``hearts`` program (``--version``):
+    what starting one peer process costs before it does anything."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.monotonic()
+        subprocess.run(hearts("--version"), check=True, stdout=subprocess.DEVNULL)
+        best = min(best, time.monotonic() - start)
+    return best
+
+
+def play(tmp: Path, *, players: int, target: int, strategy: str) -> NetworkRun:
+    """Run one game: a headless host and ``players - 1`` bots, each its own process."""
+    port = str(free_port(socket.SOCK_STREAM))
+    common = ["--interface", "lo", "--discovery-port", str(free_port(socket.SOCK_DGRAM))]
+    host = hearts(
+        "host", "--headless", "--table", "bench", "--players", str(players),
+        "--target", str(target), "--port", port, "--name", "p0",
+        "--data-dir", str(tmp / "p0"), "--timings", str(tmp / "t0"),
+        "--bot-strategy", strategy, *common,
+    )  # fmt: skip
+    cmds = [host] + [_bot(tmp, i, port, strategy, common) for i in range(1, players)]
+    env = {**os.environ, "HEARTS_INTERFACE": "lo"}
+    start = time.monotonic()
+    procs = [subprocess.Popen(cmds[0], env=env, stdout=subprocess.DEVNULL)]
+    time.sleep(STAGGER)
+    procs += [subprocess.Popen(c, env=env, stdout=subprocess.DEVNULL) for c in cmds[1:]]
+    index = {p.pid: i for i, p in enumerate(procs)}
+    exits, cpu, codes = [0.0] * players, [0.0] * players, [0] * players
+    for _ in procs:
+        pid, status, usage = os.wait4(-1, 0)
+        i = index[pid]
+        exits[i] = time.monotonic()
+        codes[i] = os.waitstatus_to_exitcode(status)
+        procs[i].returncode = codes[i]
+        cpu[i] = usage.ru_utime + usage.ru_stime
+    if any(codes):
+        raise SystemExit(f"hearts bench: peers exited with {codes}")
+    log = next((tmp / "p0" / "games").glob("*.log"))
+    return NetworkRun(start, exits, cpu, [_times(tmp / f"t{i}") for i in range(players)], log)
+
+
+def _bot(tmp: Path, i: int, port: str, strategy: str, common: list[str]) -> list[str]:
+    return hearts(
+        "bot", "--peer", f"127.0.0.1:{port}", "--name", f"p{i}", "--seed", str(i),
+        "--data-dir", str(tmp / f"p{i}"), "--timings", str(tmp / f"t{i}"),
+        "--quiet", "--strategy", strategy, *common,
+    )  # fmt: skip
+
+
+def _times(path: Path) -> PeerTimes:
+    out = PeerTimes()
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        hand, _, step = rec["step"].partition(":")
+        key = (int(hand), step)
+        if "sent" in rec:
+            out.sent[key] = rec["sent"]
+        else:
+            out.seen[key] = max(out.seen.get(key, 0.0), rec["seen"])
+    return out

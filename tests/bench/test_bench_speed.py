@@ -1,0 +1,75 @@
+"""`hearts bench handstart`, `audit` and `deck` run at tiny sizes and report their bounds (no
+time asserted)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from hearts_p2p.benchmarks import audit as audit_bench
+from hearts_p2p.benchmarks import deck, handstart
+from hearts_p2p.benchmarks.network import NetworkRun, PeerTimes
+
+
+def bench(*args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-m", "hearts_p2p.cli.main", "bench", *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"HEARTS_INTERFACE": "lo", "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+@pytest.mark.slow
+def test_bench_handstart_json() -> None:
+    r = bench("handstart", "--players", "3", "--target", "10")
+    (x,) = r["results"]
+    assert x["players"] == 3 and x["cards"] == 51 and x["hands"] >= 1
+    game = x["game_start"]
+    assert game["count"] == 1 and game["bound_ms"] > 0 and game["ratio_to_bound"] > 0
+    assert x["hand_start"]["count"] == x["hands"] - 1
+    assert x["critical_path"]["hand_start"]["steps"] == 2 * 3 + 4
+
+
+def test_bench_audit_json() -> None:
+    r = bench("audit", "--target", "5", "--runs", "1", "--workers", "2")
+    assert r["hands"] >= 1 and r["entries"] > 0
+    assert [m["workers"] for m in r["modes"]] == [0, 2]
+    assert all(m["bound_seconds"] > 0 and m["hands_per_second"] > 0 for m in r["modes"])
+    assert r["operations"]["verify"] == r["entries"]
+
+
+def test_the_deck_bound_counts_every_decode() -> None:
+    r = deck.run(argparse.Namespace(hands=1, players=[3]))
+    (x,) = r["results"]
+    # Each of the 3 seats' shuffled and locked decks is decoded by the 2 other seats.
+    assert x["operations"]["decode"] == 2 * 3 * 2 * 51
+    assert x["ratio_to_bound"] > 0
+
+
+def test_the_audit_bound_counts_what_no_audit_can_skip() -> None:
+    from hearts_p2p.rules import Rules
+
+    ops = audit_bench.operations(Rules(), hands=2, entries=100)
+    assert ops == {"verify": 100, "derive": 2 * (4 + 208 + 52), "decode": 2 * 416,
+                   "multiply": 2 * (416 + 52)}  # fmt: skip
+
+
+def test_hand_start_is_timed_from_the_last_card_to_the_last_peer_holding_its_hand() -> None:
+    peers = [PeerTimes(), PeerTimes()]
+    peers[0].sent[(1, "play.50")] = 9.0
+    peers[1].sent[(1, "play.51")] = 10.0
+    peers[0].seen.update({(0, "start"): 1.0, (1, "deal"): 2.0, (2, "deal"): 10.25})
+    peers[1].seen.update({(1, "deal"): 2.5, (2, "deal"): 10.5})
+    run = NetworkRun(0.0, [11.0, 11.0], [1.0, 1.0], peers, log=None)  # type: ignore[arg-type]
+    starts, game = handstart.measure(run, hands=2)
+    assert starts == [0.5] and game == [1.5]
