@@ -80,6 +80,11 @@ class GameProtocol:
         return self._s.game_id
 
     @property
+    def host_key(self) -> bytes:
+        """The host's key, known before its genesis is."""
+        return self._s.host_key
+
+    @property
     def identity(self) -> Identity | None:
         return self._s.identity
 
