@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from hearts_p2p.audit import AuditReport, AuditStatus, HandSummary, audit_log
+from hearts_p2p.audit import AuditReport, AuditStatus, HandSummary, TrickSummary, audit_log
 from hearts_p2p.cards import Card
 from hearts_p2p.text import clean, json_escaped, quoted
 
@@ -112,14 +112,24 @@ def _card(style: Style, text: str) -> str:
 
 
 def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[str]:
-    lines = [f"Game log {report.path}: {report.entries} entries"]
-    if report.table:
-        lines.append(f"Table {quoted(report.table)}: {report.rules}")
+    lines = [f"Game log {report.path}: {report.entries} entries", *table_lines(report)]
+    for hand in report.hands:
+        lines += _hand_lines(report, hand, style, tricks)
+    return lines + end_lines(report)
+
+
+def table_lines(report: AuditReport) -> list[str]:
+    """The table and who sits where."""
+    lines = [f"Table {quoted(report.table)}: {report.rules}"] if report.table else []
     for p in report.players:
         bot = " (bot)" if p.bot else ""
         lines.append(f"  seat {p.seat}: {clean(p.name)}{bot}, key {p.fingerprint}")
-    for hand in report.hands:
-        lines += _hand_lines(report, hand, style, tricks)
+    return lines
+
+
+def end_lines(report: AuditReport) -> list[str]:
+    """Totals, winners, how the game ended, the final hash, the problems and the verdict."""
+    lines = []
     if report.totals:
         lines.append("Totals: " + ", ".join(
             f"{clean(report.players[s].name)} {t}" for s, t in enumerate(report.totals)
@@ -150,20 +160,30 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
     return lines
 
 
-def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bool) -> list[str]:
+def hand_heading(report: AuditReport, number: int, dealer: int, direction: str) -> str:
+    return f"Hand {number} (dealer {clean(report.name(dealer), 60)}, pass {direction})"
+
+
+def trick_line(report: AuditReport, number: int, t: TrickSummary, style: Style) -> str:
     def name(seat: int) -> str:
         return clean(report.name(seat), 60)
 
-    out = [f"Hand {hand.number} (dealer {name(hand.dealer)}, pass {hand.pass_direction})"]
+    plays = ", ".join(f"{name(s)} {_card(style, c)}" for s, c in t.plays)
+    pts = f" ({points_text(t.points)})" if t.points else ""
+    arrow = "→" if style.unicode else "->"
+    return f"  trick {number}: {plays} {arrow} {name(t.winner)}{pts}"
+
+
+def hand_end_lines(report: AuditReport, hand: HandSummary, style: Style) -> list[str]:
+    """The passes (known once the hand's cards are revealed), the moon, points and totals."""
+
+    def name(seat: int) -> str:
+        return clean(report.name(seat), 60)
+
+    out = []
     for src, dst, cards in hand.passes:
         shown = " ".join(_card(style, c) for c in cards)
         out.append(f"  {name(src)} passed {shown} to {name(dst)}")
-    if tricks:
-        for i, t in enumerate(hand.tricks, 1):
-            plays = ", ".join(f"{name(s)} {_card(style, c)}" for s, c in t.plays)
-            pts = f" ({points_text(t.points)})" if t.points else ""
-            arrow = "→" if style.unicode else "->"
-            out.append(f"  trick {i}: {plays} {arrow} {name(t.winner)}{pts}")
     if hand.moon is not None:
         out.append(f"  {name(hand.moon)} shot the moon")
     short = [clean(_player(report, s)) for s in range(len(hand.points))]
@@ -174,3 +194,12 @@ def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bo
         "  totals: " + ", ".join(f"{n} {t}" for n, t in zip(short, hand.totals, strict=True))
     )
     return out
+
+
+def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bool) -> list[str]:
+    end = hand_end_lines(report, hand, style)
+    passes = len(hand.passes)
+    played = enumerate(hand.tricks, 1) if tricks else enumerate(())
+    shown = [trick_line(report, i, t, style) for i, t in played]
+    heading = hand_heading(report, hand.number, hand.dealer, hand.pass_direction)
+    return [heading, *end[:passes], *shown, *end[passes:]]
