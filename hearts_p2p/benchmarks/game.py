@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from ..identity import Identity
 from ..log import read_log
 from ..rules import Rules
 from ..wire import decode_frame
+from .progress import Progress
 
 TARGET_RATIO = 2.0
 TARGET_P50_MS = 5.0
@@ -36,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", type=int, default=100, help="game end total (100)")
     parser.add_argument("--strategy", default="heuristic", help="bot strategy (heuristic)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def _free_port(kind: int) -> int:
@@ -48,7 +51,7 @@ def _hearts(*args: str) -> list[str]:
     return [sys.executable, "-m", "hearts_p2p.cli.main", *args]
 
 
-def network_game(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+def network_game(args: argparse.Namespace, tmp: Path, progress: Progress) -> dict[str, Any]:
     port = str(_free_port(socket.SOCK_STREAM))
     common = ["--interface", "lo", "--discovery-port", str(_free_port(socket.SOCK_DGRAM))]
     host = _hearts(
@@ -95,13 +98,9 @@ def network_game(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     procs = [subprocess.Popen(cmds[0], env=env, stdout=subprocess.DEVNULL)]
     time.sleep(0.3)
     procs += [subprocess.Popen(c, env=env, stdout=subprocess.DEVNULL) for c in cmds[1:]]
-    cpu = []
-    codes = []
-    for p in procs:
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        codes.append(p.returncode)
-        cpu.append(usage.ru_utime + usage.ru_stime)
+    codes, cpu = _wait_all(procs, lambda: progress.show(
+        f"game: hand {hand_now(tmp / 't0')} over loopback, {time.monotonic() - start:.0f} s"
+    ))  # fmt: skip
     wall = time.monotonic() - start
     if codes != [0, 0, 0, 0]:
         raise SystemExit(f"hearts bench game: peers exited with {codes}")
@@ -120,6 +119,41 @@ def network_game(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         (max(seen[k]) - t) * 1000 for k, t in sent.items() if len(seen.get(k, [])) == 4
     )
     return {"wall": wall, "cpu": cpu, "hands": hands, "latencies": latencies}
+
+
+def _wait_all(
+    procs: list[subprocess.Popen[bytes]], tick: Callable[[], None]
+) -> tuple[list[int], list[float]]:
+    """Every peer's exit code and CPU seconds, calling ``tick`` while they run."""
+    codes: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    while len(codes) < len(procs):
+        for i, p in enumerate(procs):
+            if i in codes:
+                continue
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                p.returncode = codes[i] = os.waitstatus_to_exitcode(status)
+                cpu[i] = usage.ru_utime + usage.ru_stime
+        tick()
+        time.sleep(0.25)
+    return [codes[i] for i in range(len(procs))], [cpu[i] for i in range(len(procs))]
+
+
+def hand_now(timings: Path) -> int:
+    """The hand the host's last timing record is in (0 before the first)."""
+    try:
+        with open(timings, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 200))
+            lines = f.read().splitlines()
+    except OSError:
+        return 0
+    for line in reversed(lines):
+        try:
+            return int(json.loads(line)["step"].split(":")[0])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return 0
 
 
 def _hands(entries: list[bytes]) -> int:
@@ -155,9 +189,14 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    progress = Progress(args.quiet)
+    progress.show("game: the bound, four seats in one process")
     bound = in_process_game(args)
     with tempfile.TemporaryDirectory(prefix="hearts-bench-") as tmp:
-        net = network_game(args, Path(tmp))
+        try:
+            net = network_game(args, Path(tmp), progress)
+        finally:
+            progress.close()
     per_hand = net["wall"] / net["hands"]
     bound_per_hand = bound["wall"] / bound["hands"]
     lat = net["latencies"]
