@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -147,17 +148,42 @@ def run(args: argparse.Namespace) -> int:
     else:
         say_network_trouble(lambda text: sys.stderr.write(f"hearts watch: {text}\n"))
     printer = Printer(Style.for_stream(sys.stdout))
-    try:
-        result = trio.run(watch_table, opts, args.table, printer.show)
-    except WatchError as e:
-        sys.stderr.write(f"hearts watch: {e}\n")
+    outcome = trio.run(_watch, opts, args.table, printer)
+    if isinstance(outcome, WatchError):
+        sys.stderr.write(f"hearts watch: {outcome}\n")
         return EXIT_ERROR
-    except KeyboardInterrupt:
+    if outcome is None:
         sys.stderr.write("\ninterrupted: stopped watching\n")
         return EXIT_INTERRUPTED
-    for text in verdict_lines(result):
+    for text in verdict_lines(outcome):
         printer.line(text)
-    return exit_code(result)
+    return exit_code(outcome)
+
+
+async def _watch(
+    opts: WatchOptions, table: str | None, printer: Printer
+) -> WatchResult | WatchError | None:
+    """The watch's result, why it could not be had, or None after a Ctrl-C (which only stops
+    this program: a watcher leaving changes nothing at the table)."""
+    outcome: WatchResult | WatchError | None = None
+    async with trio.open_nursery() as nursery:
+
+        async def watch() -> None:
+            nonlocal outcome
+            try:
+                outcome = await watch_table(opts, table, printer.show)
+            except WatchError as e:
+                outcome = e
+            nursery.cancel_scope.cancel()
+
+        async def interrupts() -> None:
+            with trio.open_signal_receiver(signal.SIGINT) as signals:
+                async for _ in signals:
+                    nursery.cancel_scope.cancel()
+
+        nursery.start_soon(interrupts)
+        nursery.start_soon(watch)
+    return outcome
 
 
 def _options(args: argparse.Namespace) -> WatchOptions:
