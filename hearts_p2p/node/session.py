@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import secrets
 import subprocess
 import sys
@@ -192,9 +193,8 @@ def bot_labels(seats: Sequence[Seat]) -> list[str]:
     labels = []
     for s in seats:
         if s.bot:
-            name = s.who.name
-            level = name[name.rfind("[") + 1 : -1] if name.endswith("]") and "[" in name else ""
-            labels.append(clean(level, 16) if level else "bot")
+            tag = re.search(r" \[([a-z0-9-]{1,16})\]$", s.who.name)
+            labels.append(tag.group(1) if tag else "bot")
     return labels
 
 
