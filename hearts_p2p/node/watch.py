@@ -52,6 +52,7 @@ _HELLO_TAG = b"hearts-p2p watch hello\0"
 @dataclass(frozen=True)
 class WatchConfig:
     max_watchers: int = 8
+    max_greeting: int = 16  # connections yet to send their hello; more are closed at once
     hello_timeout: float = 5.0  # to send the hello after the handshake
     send_timeout: float = 5.0  # to take one frame
     max_lag: int = 512  # entries a caught-up watcher may fall behind
@@ -116,7 +117,7 @@ class _Watcher:
 
 
 class _Lagging(Exception):
-    pass
+    """A watcher that takes frames, but too slowly to keep up with the game."""
 
 
 class WatchService:
@@ -134,6 +135,7 @@ class WatchService:
         self.entries: list[bytes] = []  # every entry ever logged, in order (a cut keeps them)
         self.watchers: list[_Watcher] = []
         self.refused = 0
+        self._greeting = 0
         self._grown = trio.Event()
         self._none_left = trio.Event()
         self._none_left.set()
@@ -156,10 +158,11 @@ class WatchService:
     def admit(self, conn: Connection) -> None:
         """Take a connection the mesh authenticated for a key outside the roster."""
         assert self._nursery is not None, "admit while serving_watchers runs"
-        if self._ending:
+        if self._ending or self._greeting >= self.config.max_greeting:
             self.refused += 1
             self._nursery.start_soon(trio.aclose_forcefully, conn)
             return
+        self._greeting += 1  # until its hello, counted from here: a burst cannot slip past
         self._nursery.start_soon(self._serve, conn)
 
     async def _serve(self, conn: Connection) -> None:
@@ -187,9 +190,12 @@ class WatchService:
             await trio.aclose_forcefully(conn)
 
     async def _hello(self, conn: Connection) -> str | None:
-        with trio.move_on_after(self.config.hello_timeout):
-            return parse_hello(await conn.receive(), conn.peer_key, conn.transcript)
-        return None
+        try:
+            with trio.move_on_after(self.config.hello_timeout):
+                return parse_hello(await conn.receive(), conn.peer_key, conn.transcript)
+            return None
+        finally:
+            self._greeting -= 1
 
     async def _changed(self, watcher: _Watcher, *, joined: bool) -> None:
         if joined:

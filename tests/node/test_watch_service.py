@@ -39,7 +39,7 @@ async def served() -> AsyncIterator[Served]:
     """A service taking every connection to a loopback port, as the mesh would hand them."""
     screen = Screen()
     counts: list[int] = []
-    service = WatchService(screen, WatchConfig(max_watchers=1, hello_timeout=1.0))
+    service = WatchService(screen, WatchConfig(max_watchers=1, max_greeting=1, hello_timeout=1.0))
     service.on_change = counts.append
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
@@ -115,3 +115,17 @@ async def test_a_hello_signed_by_another_key_or_any_frame_after_it_ends_the_watc
             await trio.sleep(0.01)
     assert service.refused == 1 and counts == [1, 0]
     assert any("Lou" in line and "stopped watching; 0 watching" in line for line in screen.lines)
+
+
+async def test_connections_that_say_nothing_are_bounded_and_timed_out(served: Served) -> None:
+    service, _, _, at = served
+    with trio.fail_after(10):
+        silent = await open_connection(*at, Identity.generate(), GAME, expected=HOST.public_key)
+        while service._greeting == 0:
+            await trio.sleep(0.01)
+        late = await watcher(at, "Kim")  # one connection may greet at a time: closed at once
+        with pytest.raises(ConnectionClosed):
+            await late.receive()
+        with pytest.raises(ConnectionClosed):
+            await silent.receive()  # no hello within the hello timeout
+    assert service.refused == 2 and not service.watchers
