@@ -153,7 +153,12 @@ def test_alone_against_bots_and_a_full_table(lo: Loopback) -> None:
             watcher = lo.terminal(watch)
             watcher.expect(r"Watching \"Ada's table\" hosted by Ada", timeout=30)
             watcher.expect(r"seat 0: ", timeout=30)
-            lo.leave(watcher)
+            ada.expect(r"is watching; 1 watching", timeout=30)
+            lo.leave(ada)  # Ada leaves: the watcher sees the game end, and checks it
+            watcher.expect(r"Aborted: Ada left the table\n", timeout=30)
+            watcher.expect(r"VALID: an aborted game\n", timeout=30)
+            assert watcher.wait(30) == 3
+            continue
         lo.leave(ada)
 
 
