@@ -9,6 +9,7 @@ game or the host's feed does not verify, 1 no table, unreachable or refused, 2 u
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import signal
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import trio
 
-from hearts_p2p.audit import AuditReport, AuditStatus, PlayerSummary
+from hearts_p2p.audit import AuditReport, AuditStatus, PlayerSummary, Problem
 from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig
 from hearts_p2p.game import SeatedRoster
 from hearts_p2p.netif import ENV_INTERFACE, InterfaceError, interfaces_from
@@ -201,6 +202,7 @@ def _options(args: argparse.Namespace) -> WatchOptions:
 def verdict_lines(result: WatchResult) -> list[str]:
     """How the watch ended, then the audit's last lines on the watcher's copy of the log."""
     lines = []
+    report = result.report
     if not result.complete:
         lines.append("The host's feed ended before the game did")
     if result.feed_problems:
@@ -208,9 +210,20 @@ def verdict_lines(result: WatchResult) -> list[str]:
             f"The host's feed held {result.feed_problems} frame(s) that no player signed: "
             "the feed is at fault, and no player is blamed for them"
         )
-    lines += end_lines(result.report)
+        report = _stalled_by_the_feed(report)
+    lines += end_lines(report)
     lines.append(f"Watched log: {result.log_path} (hearts audit checks it again)")
     return lines
+
+
+def _stalled_by_the_feed(report: AuditReport) -> AuditReport:
+    """The audit of a log that stops where the feed dropped a frame says whom the game waits
+    for; but that player sent its message, which the feed mangled: say so instead."""
+    last = report.problems[-1] if report.problems else None
+    if report.status is not AuditStatus.INCOMPLETE or last is None or last.culprit is not None:
+        return report
+    why = "the game can be checked no further: a message the feed dropped belongs here"
+    return dataclasses.replace(report, problems=[*report.problems[:-1], Problem(last.where, why)])
 
 
 def exit_code(result: WatchResult) -> int:

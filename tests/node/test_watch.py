@@ -11,6 +11,7 @@ import trio
 
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
+from hearts_p2p.cli.watch import exit_code, verdict_lines
 from hearts_p2p.discovery import DiscoveryConfig
 from hearts_p2p.frontend import Event, Notice
 from hearts_p2p.game import Genesis, SeatedRoster, Status
@@ -241,6 +242,9 @@ async def test_a_tampered_frame_is_the_feeds_fault_not_a_players(tmp_path: Path)
     names = [p.name for p in result.report.players]
     assert not any(name in problems[0] for name in names) and "seat" not in problems[0]
     assert all(p.culprit is None for p in result.report.problems)
+    said = "\n".join(verdict_lines(result))
+    assert "no player is blamed" in said and "waiting for" not in said, said
+    assert exit_code(result) == 4
     assert result.report.abort is None or result.report.abort.blamed is None
 
 
