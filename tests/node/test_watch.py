@@ -9,12 +9,13 @@ from pathlib import Path
 
 import trio
 
+from hearts_p2p.audit import audit_log
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.cli.watch import exit_code, verdict_lines
 from hearts_p2p.discovery import DiscoveryConfig
 from hearts_p2p.frontend import Event, Notice
-from hearts_p2p.game import Genesis, SeatedRoster, Status
+from hearts_p2p.game import Genesis, LocalTable, SeatedRoster, Status
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import read_log
 from hearts_p2p.netif import interface
@@ -22,7 +23,9 @@ from hearts_p2p.node import GameRunner, Outcome, PeerOptions, host_game, join_ga
 from hearts_p2p.node.watch import hello_frame
 from hearts_p2p.node.watch_client import (
     FeedProblem,
+    HandBegun,
     HandDone,
+    LiveAudit,
     TrickDone,
     WatchEvent,
     WatchOptions,
@@ -256,3 +259,25 @@ def _ids(genesis_entry: bytes) -> tuple[bytes, bytes]:
     msg = decode_frame(genesis_entry)
     genesis = Genesis.from_wire(msg.envelope.game_id, msg.envelope.body)
     return genesis.game_id, genesis.players[0].key
+
+
+def test_the_live_audit_shows_what_the_offline_audit_reports(tmp_path: Path) -> None:
+    """Fed a whole game's log one entry at a time, with no network: every trick as it is
+    taken, every hand as the audit summarises it, and the same verdict."""
+    rules = Rules(players=4, target=30)
+    ids = [Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
+    bots = [make_bot("heuristic", i) for i in range(4)]
+    table = LocalTable(rules, ids, [bytes([i + 9]) * 32 for i in range(4)], bytes(16), bots, seed=1)
+    table.run()
+    live = LiveAudit(bytes(16), ids[0].public_key, tmp_path / "live.log")
+    shown = [event for entry in table.protos[0].entries for event in live.take(entry)]
+    live.close()
+    report = audit_log(tmp_path / "live.log")
+    assert report.valid and live.over and live.problems == 0
+    assert [e.summary for e in shown if isinstance(e, HandDone)] == report.hands
+    tricks = [e for e in shown if isinstance(e, TrickDone)]
+    assert [t.trick for t in tricks] == [t for h in report.hands for t in h.tricks]
+    assert [(t.hand, t.number) for t in tricks[:2]] == [(1, 1), (1, 2)]
+    begun = [e for e in shown if isinstance(e, HandBegun)]
+    assert [b.number for b in begun] == [h.number for h in report.hands]
+    assert shown.index(begun[1]) > shown.index(next(e for e in shown if isinstance(e, HandDone)))
