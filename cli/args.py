@@ -255,7 +255,7 @@ def rules_from(args: argparse.Namespace) -> Rules:
 
 
 def options_from(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions:
-    name = args.name or ("Bot" if is_bot else _login_name())
+    name = args.name or ("Bot" if is_bot else login_name())
     if not 0 < len(name) <= 32 or not name.isprintable():
         raise ValueError("--name must be 1 to 32 printable characters")
     if args.timeout <= 0:
@@ -280,14 +280,15 @@ def data_dir_for(name: str, *, is_bot: bool) -> Path:
     """A data directory per player name, so several players (and bots) can share a machine
     with no flags; the login name (in any case: ``Ada`` for ``ada``) keeps the directory it
     always had, so its games resume."""
-    if not is_bot and name.casefold() == _login_name().casefold():
+    if not is_bot and name.casefold() == login_name().casefold():
         return default_data_dir()
     # Percent-encoded, dots too: every name its own folder, none of them "." or "..".
     safe = urllib.parse.quote(name, safe="").replace(".", "%2E")
     return default_data_dir() / "players" / safe
 
 
-def _login_name() -> str:
+def login_name() -> str:
+    """The login name as a player name: what --name means when it is not given."""
     try:
         return getpass.getuser()[:32] or "Player"
     except (OSError, KeyError):

@@ -14,7 +14,7 @@ from hearts_p2p.text import clean, json_escaped, quoted
 from .render import Style, points_text
 
 if TYPE_CHECKING:  # the audit itself (the game protocol, the deck) loads only when it runs
-    from hearts_p2p.audit import AuditReport, HandSummary
+    from hearts_p2p.audit import AuditReport, HandSummary, TrickSummary
 
 EXIT_VALID = 0
 EXIT_INVALID = 4
@@ -119,14 +119,7 @@ def _card(style: Style, text: str) -> str:
 
 
 def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[str]:
-    from hearts_p2p.audit import AuditStatus  # loaded already: there is a report
-
-    lines = [f"Game log {report.path}: {report.entries} entries"]
-    if report.table:
-        lines.append(f"Table {quoted(report.table)}: {report.rules}")
-    for p in report.players:
-        bot = " (bot)" if p.bot else ""
-        lines.append(f"  seat {p.seat}: {clean(p.name)}{bot}, key {p.fingerprint}")
+    lines = [f"Game log {report.path}: {report.entries} entries", *table_lines(report)]
     for hand in report.hands:
         lines += _hand_lines(report, hand, style, tricks)
     for taken in report.takeovers:
@@ -134,6 +127,23 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
             f"{clean(report.name(taken.seat), 60)} {taken.ending} in hand {taken.hand}: "
             "its secret recovered from the escrow, the table played it from there"
         )
+    return lines + end_lines(report)
+
+
+def table_lines(report: AuditReport) -> list[str]:
+    """The table and who sits where."""
+    lines = [f"Table {quoted(report.table)}: {report.rules}"] if report.table else []
+    for p in report.players:
+        bot = " (bot)" if p.bot else ""
+        lines.append(f"  seat {p.seat}: {clean(p.name)}{bot}, key {p.fingerprint}")
+    return lines
+
+
+def end_lines(report: AuditReport) -> list[str]:
+    """Totals, winners, how the game ended, the final hash, the problems and the verdict."""
+    from hearts_p2p.audit import AuditStatus  # loaded already: there is a report
+
+    lines = []
     if report.totals:
         lines.append("Totals: " + ", ".join(
             f"{clean(report.players[s].name)} {t}" for s, t in enumerate(report.totals)
@@ -164,20 +174,30 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
     return lines
 
 
-def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bool) -> list[str]:
+def hand_heading(report: AuditReport, number: int, dealer: int, direction: str) -> str:
+    return f"Hand {number} (dealer {clean(report.name(dealer), 60)}, pass {direction})"
+
+
+def trick_line(report: AuditReport, number: int, t: TrickSummary, style: Style) -> str:
     def name(seat: int) -> str:
         return clean(report.name(seat), 60)
 
-    out = [f"Hand {hand.number} (dealer {name(hand.dealer)}, pass {hand.pass_direction})"]
+    plays = ", ".join(f"{name(s)} {_card(style, c)}" for s, c in t.plays)
+    pts = f" ({points_text(t.points)})" if t.points else ""
+    arrow = "→" if style.unicode else "->"
+    return f"  trick {number}: {plays} {arrow} {name(t.winner)}{pts}"
+
+
+def hand_end_lines(report: AuditReport, hand: HandSummary, style: Style) -> list[str]:
+    """The passes (known once the hand's cards are revealed), the moon, points and totals."""
+
+    def name(seat: int) -> str:
+        return clean(report.name(seat), 60)
+
+    out = []
     for src, dst, cards in hand.passes:
         shown = " ".join(_card(style, c) for c in cards)
         out.append(f"  {name(src)} passed {shown} to {name(dst)}")
-    if tricks:
-        for i, t in enumerate(hand.tricks, 1):
-            plays = ", ".join(f"{name(s)} {_card(style, c)}" for s, c in t.plays)
-            pts = f" ({points_text(t.points)})" if t.points else ""
-            arrow = "→" if style.unicode else "->"
-            out.append(f"  trick {i}: {plays} {arrow} {name(t.winner)}{pts}")
     if hand.moon is not None:
         out.append(f"  {name(hand.moon)} shot the moon")
     short = [clean(_player(report, s)) for s in range(len(hand.points))]
@@ -188,3 +208,12 @@ def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bo
         "  totals: " + ", ".join(f"{n} {t}" for n, t in zip(short, hand.totals, strict=True))
     )
     return out
+
+
+def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bool) -> list[str]:
+    end = hand_end_lines(report, hand, style)
+    passes = len(hand.passes)
+    played = enumerate(hand.tricks, 1) if tricks else enumerate(())
+    shown = [trick_line(report, i, t, style) for i, t in played]
+    heading = hand_heading(report, hand.number, hand.dealer, hand.pass_direction)
+    return [heading, *end[:passes], *shown, *end[passes:]]

@@ -84,7 +84,8 @@ def apply(args: argparse.Namespace) -> str | None:
         settings = load(config_path())
     except ConfigError as e:
         return str(e)
-    if args.command in ("play", "host", "join") and args.name is None and "name" in settings:
+    named = args.command in ("play", "host", "join", "watch")
+    if named and args.name is None and "name" in settings:
         args.name = settings["name"]
     unnamed = getattr(args, "interface", "-") is None and not os.environ.get(ENV_INTERFACE)
     if unnamed and "interface" in settings:

@@ -1,13 +1,15 @@
 """``hearts list``: the tables announced on the local network, heard within a couple of seconds.
 
-Discovery only listens and probes on the interfaces given by ``--interface`` or
-``$HEARTS_INTERFACE`` and falls back to loopback, so a bare ``hearts list`` never talks to a
-real network: on a LAN, name your interface (``--interface eth0``).
+Each table's line says how many watch it and the level of each bot seated there (from the
+``[level]`` its name carries). Discovery only listens and probes on the interfaces given by
+``--interface`` or ``$HEARTS_INTERFACE`` and falls back to loopback, so a bare ``hearts list``
+never talks to a real network: on a LAN, name your interface (``--interface eth0``).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import math
 import sys
@@ -130,8 +132,15 @@ def render_json(tables: list[TableInfo], now: float) -> str:
     return json_escaped(document) + "\n"
 
 
+def bots_text(labels: tuple[str, ...]) -> str:
+    """The seated bots by level, as ``2 hard, 1 easy``; ``-`` for none."""
+    counts = collections.Counter(clean(label, 16) for label in labels)
+    return ", ".join(f"{n} {label}" for label, n in counts.items()) or "-"
+
+
 def render(tables: list[TableInfo], now: float) -> str:
-    header = ("TABLE", "HOST", "FINGERPRINT", "SEATS", "STATE", "AGE", "ADDRESS", "RULES")
+    header = ("TABLE", "HOST", "FINGERPRINT", "SEATS", "STATE", "WATCHING", "BOTS", "AGE",
+              "ADDRESS", "RULES")  # fmt: skip
     rows = [header]
     for t in tables:
         ad = t.announcement
@@ -142,6 +151,8 @@ def render(tables: list[TableInfo], now: float) -> str:
                 t.host_fingerprint,
                 f"{ad.seats_taken}/{ad.seats_total}",
                 ad.state.value,
+                str(ad.watchers),
+                bots_text(ad.bots),
                 _age(t.age(now)),
                 f"{t.address}:{ad.port}",
                 _rules(dict(ad.rules)),

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import audit, bench, config, play
+from . import audit, bench, config, play, watch
 from . import list as list_command
 
 EXAMPLES = """examples:
@@ -19,6 +19,7 @@ EXAMPLES = """examples:
   hearts host --table Friday --bots 2    keep a seat for a friend, who types:
   hearts join Friday --name Bea
   hearts list --interface eth0           the tables on your LAN
+  hearts watch Friday                    follow a table from no seat, checking it
   hearts bot Friday --level medium       a bot peer for someone's table
   hearts play --headless --json          a game of bots only, its end as JSON
   hearts audit GAME.log                  check a game from its log, offline
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     play.add_parsers(sub)
     list_command.add_parser(sub)
+    watch.add_parser(sub)
     audit.add_parsers(sub)
     bench.add_parser(sub)
     config.add_parser(sub)

@@ -17,6 +17,7 @@ from typing import Any
 from .auditwork import AheadChecks, default_workers
 from .cards import CARDS
 from .engine import penalty_points
+from .engine.hand import Trick
 from .game import (
     Abort,
     GameProtocol,
@@ -30,6 +31,7 @@ from .game import (
     Termination,
 )
 from .log import LogCorrupt, read_log
+from .rules import Rules
 from .wire import SignedMessage, WireError, decode_frame
 
 __all__ = [
@@ -42,6 +44,8 @@ __all__ = [
     "TakeoverSummary",
     "TrickSummary",
     "audit_log",
+    "hand_summary",
+    "trick_summary",
 ]
 
 
@@ -267,7 +271,7 @@ def _replay(
     rejected.sort()
     _fill_players(genesis, proto, report)
     _, _, events = proto.drain()
-    report.hands = [_summary(e, genesis) for e in events if isinstance(e, HandRecord)]
+    report.hands = [hand_summary(e, genesis) for e in events if isinstance(e, HandRecord)]
     report.takeovers = [
         TakeoverSummary(e.seat, e.name, e.hand, e.ending)
         for e in events
@@ -433,7 +437,16 @@ def _abort_summary(proto: GameProtocol, a: Abort) -> AbortSummary:
     )
 
 
-def _summary(record: HandRecord, genesis: Genesis) -> HandSummary:
+def trick_summary(trick: Trick, rules: Rules) -> TrickSummary:
+    """A trick as the report shows it: plays by seat, the taker and its points."""
+    n = rules.players
+    plays = tuple((trick.seat_of(i, n), str(CARDS[c])) for i, c in enumerate(trick.cards))
+    points = penalty_points(rules, sum(1 << c for c in trick.cards))
+    return TrickSummary(trick.leader, plays, trick.winner, points)
+
+
+def hand_summary(record: HandRecord, genesis: Genesis) -> HandSummary:
+    """A hand as the report shows it, from the record the replay made of it."""
     rules = genesis.rules
     h = record.replay
     n = rules.players
@@ -443,15 +456,7 @@ def _summary(record: HandRecord, genesis: Genesis) -> HandSummary:
         for s, t in enumerate(targets)
         if t is not None
     )
-    tricks = tuple(
-        TrickSummary(
-            t.leader,
-            tuple((t.seat_of(i, n), str(CARDS[c])) for i, c in enumerate(t.cards)),
-            t.winner,
-            penalty_points(rules, sum(1 << c for c in t.cards)),
-        )
-        for t in h.tricks
-    )
+    tricks = tuple(trick_summary(t, rules) for t in h.tricks)
     assert h.result is not None
     return HandSummary(
         record.number,

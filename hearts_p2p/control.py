@@ -3,7 +3,8 @@
 ``sync`` asks a peer for the log entries after the first ``have`` (a peer that reconnects, or
 resumes); ``synced`` ends the answer, which is bounded: it says from which entry to ask again
 if there are more, and nothing if all of them were sent; ``chat`` is a line of table talk;
-``done`` says this peer's game is over and it stops answering. None of them is logged or
+``done`` says this peer's game is over and it stops answering; ``watching`` is the host telling
+the table who watches it (names the watchers chose: shown, never trusted). None of them is logged or
 changes the game, so they need no signature: the connection is already authenticated.
 """
 
@@ -14,9 +15,21 @@ from typing import Any
 
 from .wire import pack
 
-__all__ = ["MAX_CHAT", "Chat", "Control", "Done", "Sync", "Synced", "encode", "parse_control"]
+__all__ = [
+    "MAX_CHAT",
+    "Chat",
+    "Control",
+    "Done",
+    "Sync",
+    "Synced",
+    "Watching",
+    "encode",
+    "parse_control",
+]
 
 MAX_CHAT = 200
+MAX_WATCHING = 64  # names in one watching frame
+MAX_WATCHER_NAME = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +52,12 @@ class Done:
     pass
 
 
-Control = Sync | Synced | Chat | Done
+@dataclass(frozen=True, slots=True)
+class Watching:
+    names: tuple[str, ...]  # untrusted, like chat
+
+
+Control = Sync | Synced | Chat | Done | Watching
 
 
 def parse_control(frame: dict[str, Any]) -> Control | None:
@@ -54,6 +72,9 @@ def parse_control(frame: dict[str, Any]) -> Control | None:
         return Synced(more if isinstance(more, int) and more >= 0 else None)
     if kind == "done":
         return Done()
+    if kind == "watching" and isinstance(names := frame.get("names"), list):
+        shown = [n[:MAX_WATCHER_NAME] for n in names[:MAX_WATCHING] if isinstance(n, str)]
+        return Watching(tuple(shown))
     return None
 
 
@@ -66,4 +87,6 @@ def encode(control: Control) -> bytes:
     if isinstance(control, Synced):
         more = {} if control.more_from is None else {"from": control.more_from}
         return pack({"t": "synced", **more})
+    if isinstance(control, Watching):
+        return pack({"t": "watching", "names": list(control.names[:MAX_WATCHING])})
     return pack({"t": "done"})

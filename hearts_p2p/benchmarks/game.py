@@ -13,9 +13,12 @@ monotonic clock, being on one machine).
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from ..game import LocalTable, Status
 from ..identity import Identity
 from ..rules import Rules
 from . import network
+from .progress import Progress
 
 TARGET_RATIO = 1.3
 TARGET_P50_MS = 3.0
@@ -34,19 +38,74 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", type=int, default=100, help="game end total (100)")
     parser.add_argument("--strategy", default="heuristic", help="bot strategy (heuristic)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--leaver",
+        action="store_true",
+        help="kill one bot peer for good at a random point (seeded) and measure the takeover",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=3.0, help="each peer's --timeout with --leaver (3 s)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def network_game(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
-    run = network.play(tmp, players=4, target=args.target, strategy=args.strategy)
-    hands = max(h for p in run.peers for h, _ in p.seen)
-    sent = {k: t for p in run.peers for k, t in p.sent.items()}
+def hand_now(timings: Path) -> int:
+    """The hand the host's last timing record is in (0 before the first)."""
+    try:
+        with open(timings, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 200))
+            lines = f.read().splitlines()
+    except OSError:
+        return 0
+    for line in reversed(lines):
+        try:
+            return int(json.loads(line)["step"].split(":")[0])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return 0
+
+
+def network_game(
+    args: argparse.Namespace, tmp: Path, progress: Progress, hands_expected: int
+) -> dict[str, Any]:
+    start = time.monotonic()
+
+    def tick() -> None:
+        elapsed = time.monotonic() - start
+        progress.show(f"game: hand {hand_now(tmp / 't0')} over loopback, {elapsed:.0f} s")
+
+    kill = None
+    if args.leaver:
+        rng = random.Random(args.seed)
+        # A bot, killed after that many entries: somewhere in the first half of the game.
+        kill = (rng.randrange(1, 4), rng.randrange(40, max(41, 60 * hands_expected)))
+    run = network.play(
+        tmp, players=4, target=args.target, strategy=args.strategy, tick=tick, kill=kill,
+        timeout=args.timeout if args.leaver else None,
+    )  # fmt: skip
+    alive = [p for i, p in enumerate(run.peers) if run.killed is None or i != run.killed[0]]
+    hands = max(h for p in alive for h, _ in p.seen)
+    sent = {k: t for p in alive for k, t in p.sent.items()}
     latencies = []
     for key, t in sent.items():
-        seen = run.all_seen(*key)
-        if seen is not None:
-            latencies.append((seen - t) * 1000)
+        times = [p.seen.get(key) for p in alive]
+        if None not in times:
+            latencies.append((max(x for x in times if x is not None) - t) * 1000)
     game_start = run.peers[0].seen[(0, "start")]
     in_game = run.last_seen() - game_start
+    takeover = None
+    if run.killed is not None:
+        host = run.peers[0].seen
+        recovered = max((t for (h, s), t in host.items() if s == "recover"), default=None)
+        again = min((t for t in host.values() if recovered is not None and t > recovered),
+                    default=None)  # fmt: skip
+        takeover = {
+            "killed_peer": run.killed[0],
+            "killed_after_entries": kill[1] if kill else None,
+            "kill_to_playing_seconds": (
+                round(again - run.killed[1], 3) if again is not None else None
+            ),
+        }
     return {
         "wall": run.wall,
         "in_game": in_game,
@@ -55,6 +114,7 @@ def network_game(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         "cpu": run.cpu,
         "hands": hands,
         "latencies": sorted(latencies),
+        "takeover": takeover,
     }
 
 
@@ -87,9 +147,14 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    progress = Progress(args.quiet)
+    progress.show("game: the bound, four seats in one process")
     bound = in_process_game(args)
     with tempfile.TemporaryDirectory(prefix="hearts-bench-") as tmp:
-        net = network_game(args, Path(tmp))
+        try:
+            net = network_game(args, Path(tmp), progress, bound["hands"])
+        finally:
+            progress.close()
     startup = network.startup_seconds()
     per_hand = net["in_game"] / net["hands"]
     bound_per_hand = bound["wall"] / bound["hands"]
@@ -122,8 +187,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "stagger_seconds": network.STAGGER,
             "ratio_to_bound": round(around / around_bound, 2),
         },
+        "takeover": _takeover(net["takeover"], args.timeout),
         "meets_ratio_target": ratio <= TARGET_RATIO,
         "meets_latency_targets": p50 <= TARGET_P50_MS and p99 <= TARGET_P99_MS,
+    }
+
+
+def _takeover(t: dict[str, Any] | None, timeout: float) -> dict[str, Any] | None:
+    """The kill, and how soon after it the table played again, against the timeout + 1 s."""
+    if t is None:
+        return None
+    seconds = t["kill_to_playing_seconds"]
+    bound = timeout + 1.0
+    return {
+        **t,
+        "timeout_seconds": timeout,
+        "bound_seconds": bound,
+        "ratio_to_bound": round(seconds / bound, 2) if seconds is not None else None,
+        "meets_target": seconds is not None and seconds <= bound,
     }
 
 
@@ -150,4 +231,15 @@ def render(r: dict[str, Any]) -> str:
         f"p99 {r['play_latency_p99_ms']} ms, max {r['play_latency_max_ms']} ms "
         f"({verdict(r['meets_latency_targets'])} the targets {TARGET_P50_MS} / "
         f"{TARGET_P99_MS} ms)"
+    ) + _takeover_text(r["takeover"], verdict)
+
+
+def _takeover_text(t: dict[str, Any] | None, verdict: Callable[[bool], str]) -> str:
+    if t is None:
+        return ""
+    return (
+        f"\n  leaver: peer {t['killed_peer']} killed for good after {t['killed_after_entries']} "
+        f"entries; the table played again {t['kill_to_playing_seconds']} s later, the bound "
+        f"being the timeout + 1 s = {t['bound_seconds']} s: ratio {t['ratio_to_bound']} "
+        f"({verdict(t['meets_target'])} it)"
     )

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,7 @@ class NetworkRun:
     cpu: list[float]  # CPU seconds of each peer process
     peers: list[PeerTimes]
     log: Path  # the host's game log
+    killed: tuple[int, float] | None = None  # the peer killed for good, and when
 
     @property
     def wall(self) -> float:
@@ -79,10 +81,25 @@ def startup_seconds(runs: int = 3) -> float:
     return best
 
 
-def play(tmp: Path, *, players: int, target: int, strategy: str) -> NetworkRun:
-    """Run one game: a headless host and ``players - 1`` bots, each its own process."""
+def play(
+    tmp: Path,
+    *,
+    players: int,
+    target: int,
+    strategy: str,
+    tick: Callable[[], None] | None = None,
+    kill: tuple[int, int] | None = None,
+    timeout: float | None = None,
+) -> NetworkRun:
+    """Run one game: a headless host and ``players - 1`` bots, each its own process.
+
+    ``tick`` is called while the game runs (a progress line); ``kill`` = (peer, entries) kills
+    that peer for good (SIGKILL) once the host has taken that many entries; ``timeout`` is every
+    peer's ``--timeout``."""
     port = str(free_port(socket.SOCK_STREAM))
     common = ["--interface", "lo", "--discovery-port", str(free_port(socket.SOCK_DGRAM))]
+    if timeout is not None:
+        common += ["--timeout", str(timeout)]
     host = hearts(
         "host", "--headless", "--table", "bench", "--players", str(players),
         "--target", str(target), "--port", port, "--name", "p0",
@@ -97,17 +114,39 @@ def play(tmp: Path, *, players: int, target: int, strategy: str) -> NetworkRun:
     procs += [subprocess.Popen(c, env=env, stdout=subprocess.DEVNULL) for c in cmds[1:]]
     index = {p.pid: i for i, p in enumerate(procs)}
     exits, cpu, codes = [0.0] * players, [0.0] * players, [0] * players
-    for _ in procs:
-        pid, status, usage = os.wait4(-1, 0)
+    killed: tuple[int, float] | None = None
+    left = len(procs)
+    while left:
+        pid, status, usage = os.wait4(-1, os.WNOHANG)
+        if pid == 0:
+            if tick is not None:
+                tick()
+            if kill is not None and killed is None and entries_seen(tmp / "t0") >= kill[1]:
+                procs[kill[0]].kill()
+                killed = (kill[0], time.monotonic())
+            time.sleep(0.02)
+            continue
+        left -= 1
         i = index[pid]
         exits[i] = time.monotonic()
         codes[i] = os.waitstatus_to_exitcode(status)
         procs[i].returncode = codes[i]
         cpu[i] = usage.ru_utime + usage.ru_stime
-    if any(codes):
+    if killed is not None:
+        exits[killed[0]] = killed[1]
+    if any(c for i, c in enumerate(codes) if killed is None or i != killed[0]):
         raise SystemExit(f"hearts bench: peers exited with {codes}")
     log = next((tmp / "p0" / "games").glob("*.log"))
-    return NetworkRun(start, exits, cpu, [_times(tmp / f"t{i}") for i in range(players)], log)
+    times = [_times(tmp / f"t{i}") for i in range(players)]
+    return NetworkRun(start, exits, cpu, times, log, killed)
+
+
+def entries_seen(timings: Path) -> int:
+    """How many log entries a peer has recorded taking so far."""
+    try:
+        return timings.read_bytes().count(b'"seen"')
+    except OSError:
+        return 0
 
 
 def _bot(tmp: Path, i: int, port: str, strategy: str, common: list[str]) -> list[str]:
@@ -121,7 +160,10 @@ def _bot(tmp: Path, i: int, port: str, strategy: str, common: list[str]) -> list
 def _times(path: Path) -> PeerTimes:
     out = PeerTimes()
     for line in path.read_text().splitlines():
-        rec = json.loads(line)
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue  # the last line of a peer killed while writing it
         hand, _, step = rec["step"].partition(":")
         key = (int(hand), step)
         if "sent" in rec:

@@ -56,6 +56,8 @@ class Announcer:
         seats_taken: int | None = None,
         state: TableState | None = None,
         rules: Mapping[str, Any] | None = None,
+        watchers: int | None = None,
+        bots: Sequence[str] | None = None,
     ) -> None:
         """Change what the table says about itself and announce it now."""
         if state is TableState.CLOSED:
@@ -66,6 +68,8 @@ class Announcer:
             seats_taken=ad.seats_taken if seats_taken is None else seats_taken,
             state=ad.state if state is None else state,
             rules=ad.rules if rules is None else rules,
+            watchers=ad.watchers if watchers is None else watchers,
+            bots=ad.bots if bots is None else tuple(bots),
         )
         self._wake.set()
 

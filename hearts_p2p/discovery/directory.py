@@ -62,6 +62,8 @@ class TableInfo:
             "seats_taken": ad.seats_taken,
             "seats_total": ad.seats_total,
             "state": ad.state.value,
+            "watchers": ad.watchers,
+            "bots": list(ad.bots),
             "address": self.address,
             "port": ad.port,
             "interface": self.interface,

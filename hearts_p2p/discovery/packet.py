@@ -54,6 +54,10 @@ _FIELDS = frozenset(
     {"table", "host_key", "host", "name", "rules", "seats", "addrs", "port", "state"}
     | {"age", "every"}
 )
+# Left out while empty, so a table without them announces what it always did.
+_OPTIONAL = frozenset({"watchers", "bots"})
+MAX_WATCHERS = 64
+MAX_LABEL = 16
 
 
 class Kind(enum.IntEnum):
@@ -84,7 +88,8 @@ class Announcement:
     ``rules`` is the caller's summary, passed through untouched. ``age`` is how many seconds the
     table has been open (by the host's clock, so no clock sync is needed) and ``every`` the
     host's announcement interval in milliseconds, from which listeners derive expiry.
-    ``addresses`` are the IPv4 addresses the lobby listens on, with ``port``.
+    ``addresses`` are the IPv4 addresses the lobby listens on, with ``port``. ``watchers`` is
+    how many watch the game; ``bots`` labels each seated bot (its level, or ``bot``).
     """
 
     table_id: bytes
@@ -99,6 +104,8 @@ class Announcement:
     state: TableState
     age: int = 0
     every: int = 2000
+    watchers: int = 0
+    bots: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _check(len(self.table_id) == TABLE_ID_BYTES, "table id is 16 bytes")
@@ -113,6 +120,11 @@ class Announcement:
         _check(0 < self.port < 65536, "port out of range")
         _check(0 <= self.age < 2**32, "age out of range")
         _check(100 <= self.every <= 60_000, "interval out of range")
+        _check(0 <= self.watchers <= MAX_WATCHERS, "watchers out of range")
+        _check(len(self.bots) <= self.seats_taken, "more bots than seats taken")
+        for label in self.bots:
+            _check(isinstance(label, str) and len(label) <= MAX_LABEL, "bot label too long")
+            _check_text(label, "bot label")
 
 
 def _check(ok: bool, message: str) -> None:
@@ -159,6 +171,8 @@ def encode_announcement(ad: Announcement, identity: Identity) -> bytes:
             "state": ad.state.value,
             "age": ad.age,
             "every": ad.every,
+            **({"watchers": ad.watchers} if ad.watchers else {}),
+            **({"bots": list(ad.bots)} if ad.bots else {}),
         },
         use_bin_type=True,
     )
@@ -212,7 +226,7 @@ def decode(data: bytes) -> Announcement | None:
         raise PacketError("short")
     signed, signature = data[:-SIGNATURE_BYTES], data[-SIGNATURE_BYTES:]
     fields = _unpack(signed[HEADER_BYTES:])
-    if not isinstance(fields, dict) or set(fields) != _FIELDS:
+    if not isinstance(fields, dict) or set(fields) - _OPTIONAL != _FIELDS:
         raise PacketError("schema", "wrong fields")
     ad = _announcement(fields)
     if not verify(ad.host_key, signature, _SIGNING_TAG + signed):
@@ -230,6 +244,8 @@ def _announcement(f: dict[str, Any]) -> Announcement:
 
     seats = typed("seats", list)
     addresses = typed("addrs", list)
+    watchers = typed("watchers", int) if "watchers" in f else 0
+    bots = typed("bots", list) if "bots" in f else []
     _check(len(seats) == 2, "seats is [taken, total]")
     _check(all(type(s) is int for s in seats), "seats are integers")
     try:
@@ -249,4 +265,6 @@ def _announcement(f: dict[str, Any]) -> Announcement:
         state=state,
         age=typed("age", int),
         every=typed("every", int),
+        watchers=watchers,
+        bots=tuple(bots),
     )

@@ -87,6 +87,11 @@ class GameProtocol:
         return self._s.game_id
 
     @property
+    def host_key(self) -> bytes:
+        """The host's key, known before its genesis is."""
+        return self._s.host_key
+
+    @property
     def identity(self) -> Identity | None:
         return self._s.identity
 
@@ -603,6 +608,7 @@ class GameProtocol:
         else:
             msg = s.sign(VOTE, VOTE, vote_body(s, player, ending), s.step.prev)
             s.choices[VOTE] = {"prev": s.step.prev, "frame": msg.raw}
+        s.voted.add(s.step.prev)
         s.outbox.append(msg)
         self.receive(msg)
 
@@ -653,6 +659,8 @@ class GameProtocol:
         s, env = self._s, msg.envelope
         if env.kind == VOTE:
             take_vote(s, msg, self._take_evidence)
+            if env.prev != s.step.prev and env.prev in s.steps:
+                self._answer_late(env.prev, env.body.get("player"))
         elif take_share(s, msg) is not None:
             self._play_table()
             self._send_own()
@@ -669,6 +677,21 @@ class GameProtocol:
         ):
             # It holds the seat's part, or its leave: it answers at once, with them.
             self._vote(r.about, "left" if r.about in s.left else "stalled")
+
+    def _answer_late(self, prev: bytes, about: object) -> None:
+        """A vote for a step this peer completed with the seat's part: the voter took that
+        part only as evidence once it had voted, so this peer answers, for that step, with it."""
+        s = self._s
+        if s.me is None or not isinstance(about, int) or about == s.me or prev in s.voted:
+            return
+        raw = s.steps[prev].got.get(about)
+        if raw is None or s.me in s.table:
+            return
+        s.voted.add(prev)
+        body = {"player": about, "ending": "stalled", "evidence": [raw]}
+        msg = s.sign(VOTE, VOTE, body, prev)
+        s.frames.add(msg.raw)
+        s.outbox.append(msg)
 
     def _share(self, about: int) -> None:
         """Show this player's escrow share of the seat the survivors agreed to take over."""

@@ -94,6 +94,7 @@ class GameState:
     hand_msgs: list[tuple[StepKind, int, dict[str, Any]]] = field(default_factory=list)
     later: list[SignedMessage] = field(default_factory=list)
     left: dict[int, bytes] = field(default_factory=dict)  # a player's signed leave, once seen
+    voted: set[bytes] = field(default_factory=set)  # steps (by prev) this peer has voted in
 
     def derive(self, label: str) -> bytes:
         return derive(self.secret, label)

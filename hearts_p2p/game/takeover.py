@@ -138,8 +138,8 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], boo
     for raw in evidence:
         if isinstance(raw, bytes) and take(raw, about):
             r.left = True  # the seat's own signed leave
-        if s.status is not Status.RUNNING:
-            return
+        if s.status is not Status.RUNNING or s.step.prev != env.prev:
+            return  # the evidence completed the step: the round is over
     r.votes[voter] = msg
     if voter != s.me:
         s.relays.append(msg)

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import trio
 
 from ..bots import make_bot
-from ..control import Chat, Control, Done, Sync, Synced, encode, parse_control
+from ..control import Chat, Control, Done, Sync, Synced, Watching, encode, parse_control
 from ..engine import Action, ChooseMoon, PassCards, PlayCard, SeatView
 from ..frontend import (
     Aborted,
@@ -39,6 +39,7 @@ from ..frontend import (
 from ..game import GameProtocol, ProtocolError, Status, StepKind
 from ..log import GameLog, SecretStore
 from ..wire import SignedMessage, WireError, decode_frame, decode_peer_frame
+from .watch import watching_line
 
 __all__ = ["GameRunner", "Links", "RunnerConfig"]
 
@@ -390,6 +391,9 @@ class GameRunner:
                 await self.front.notify(ChatLine(seat, control.text))
         elif isinstance(control, Sync):
             await self._answer_sync(peer, control.have)
+        elif isinstance(control, Watching):
+            if peer == self.protocol.host_key:  # only the host serves watchers
+                await self.front.notify(Notice(watching_line(control.names)))
         elif isinstance(control, Synced):
             if control.more_from is None:
                 self._unsynced.discard(peer)

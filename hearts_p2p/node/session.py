@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import secrets
 import subprocess
 import sys
@@ -41,6 +42,7 @@ from .lobby import (
 )
 from .runner import GameRunner, RunnerConfig
 from .store import DataDir, DataDirBusy, ResumeState
+from .watch import FedLog, WatchService, serving_watchers
 
 __all__ = ["BotSpec", "Outcome", "PeerOptions", "SessionError", "host_game", "join_game"]
 
@@ -121,8 +123,9 @@ async def host_game(
         proto, roster = _open_game(store, opts, identity, table, joined, bots)
         await start_players(conns, list(roster), 2.0)
         outcome = await _play(
-            store, "host", identity, proto, roster, listener, opts, front, task_status=task_status
-        )
+            store, "host", identity, proto, roster, listener, opts, front,
+            on_watchers=lambda n: announcer.update(watchers=n), task_status=task_status,
+        )  # fmt: skip
         nursery.cancel_scope.cancel()
     await _reap(procs)
     return outcome
@@ -173,7 +176,7 @@ async def _fill_table(
                               f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
 
     def changed(seats: list[Seat], seat: Seat, change: SeatChange) -> None:
-        announcer.update(seats_taken=1 + len(seats))
+        announcer.update(seats_taken=1 + len(seats), bots=bot_labels(seats))
         who = seat.who
         nursery.start_soon(front.notify, Notice(f"{who.name} {change.value} ({who.fingerprint})"))
 
@@ -182,6 +185,17 @@ async def _fill_table(
     )
     announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
     return joined, conns
+
+
+def bot_labels(seats: Sequence[Seat]) -> list[str]:
+    """What the announcement says of each seated bot: the level its name carries
+    (``Bot 1 [hard]``), else just ``bot``."""
+    labels = []
+    for s in seats:
+        if s.bot:
+            tag = re.search(r" \[([a-z0-9-]{1,16})\]$", s.who.name)
+            labels.append(tag.group(1) if tag else "bot")
+    return labels
 
 
 def _open_game(
@@ -383,17 +397,32 @@ async def _play(
     front: FrontEnd,
     *,
     resuming: bool = False,
+    on_watchers: Callable[[int], None] | None = None,
     task_status: trio.TaskStatus[GameRunner],
 ) -> Outcome:
-    """Play the game over the mesh to its end; the runner goes back through ``task_status``."""
+    """Play the game over the mesh to its end; the runner goes back through ``task_status``.
+
+    The host serves watchers too: each entry its log takes goes to them as well.
+    """
     files = store.game(proto.game_id)
-    game_log = GameLog.open(files.log)
+    game_log = FedLog.open(files.log)
     if resuming:
         _replay_own_log(proto, game_log)
     secret = files.secrets.load().get("secret", b"")
     config = RunnerConfig(absent_timeout=opts.absent_timeout, timings=opts.timings)
     seed = secret if isinstance(secret, bytes) else b""
-    async with open_mesh(identity, proto.game_id, roster, listeners=[listener]) as mesh:
+    watch = WatchService(front)
+    watch.entries = list(game_log.entries)
+    game_log.feed = watch.publish
+    strangers = watch.admit if role == "host" else None
+    async with (
+        serving_watchers(watch),
+        open_mesh(
+            identity, proto.game_id, roster, listeners=[listener], strangers=strangers
+        ) as mesh,
+    ):
+        watch.on_change = on_watchers
+        watch.tell(mesh)
         runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
         status = await runner.run(task_status=task_status)
     await listener.aclose()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Collection, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -101,8 +101,10 @@ class Mesh:
         table_id: bytes,
         roster: Iterable[Member],
         config: MeshConfig,
+        strangers: Callable[[Connection], None] | None = None,
     ) -> None:
         self._identity = identity
+        self._strangers = strangers
         self._table_id = table_id
         self._config = config
         me = identity.public_key
@@ -308,7 +310,7 @@ class Mesh:
                     stream,
                     self._identity,
                     self._table_id,
-                    expected=self._accepts,
+                    expected=self._accepts if self._strangers is None else None,
                     max_frame=self._config.max_frame,
                     frame_timeout=self._config.frame_timeout,
                 )
@@ -320,7 +322,14 @@ class Mesh:
             return
         finally:
             self._pending -= 1
-        self._install(conn)
+        if conn.peer_key in self._accepts:
+            self._install(conn)
+        elif self._strangers is not None and conn.peer_key not in self._members:
+            self._strangers(conn)  # a key outside the roster: a watcher, say; it owns the conn
+        else:
+            self.drops["handshake:unknown-peer"] += 1
+            log.warning("refused a connection from %s: unknown-peer", _remote(stream))
+            await trio.aclose_forcefully(conn)
 
     async def _serve(self, listener: trio.SocketListener) -> NoReturn:
         assert self._nursery is not None
@@ -351,15 +360,19 @@ async def open_mesh(
     *,
     listeners: Sequence[trio.SocketListener] = (),
     config: MeshConfig = DEFAULT_MESH_CONFIG,
+    strangers: Callable[[Connection], None] | None = None,
 ) -> AsyncIterator[Mesh]:
     """Connect to every other member of ``roster`` (which may include this node).
 
     ``listeners`` are where the higher-keyed side accepts; the caller opened them (it had to
-    announce the port) and still owns them. The mesh dials at once and keeps redialing;
-    use :meth:`Mesh.wait_connected` under a cancel scope to wait for everyone. Leaving, it
-    writes what is still queued for at most ``close_timeout``.
+    announce the port) and still owns them. With ``strangers``, a dialer whose key is not in
+    the roster is authenticated too (it learns this node's key, as an announcement says it)
+    and handed over, connection and all, instead of refused: how the host takes watchers.
+    The mesh dials at once and keeps redialing; use :meth:`Mesh.wait_connected` under a
+    cancel scope to wait for everyone. Leaving, it writes what is still queued for at most
+    ``close_timeout``.
     """
-    mesh = Mesh(identity, table_id, roster, config)
+    mesh = Mesh(identity, table_id, roster, config, strangers)
     async with trio.open_nursery() as nursery:
         mesh._nursery = nursery
         for listener in listeners:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -80,3 +81,25 @@ def test_render_never_passes_control_characters() -> None:
     assert "\x1b" not in text
     assert "note=[2Jgotcha" in text
     assert "1m05s" in text and "2/4" in text and "10.0.0.1:4000" in text
+
+
+def test_render_shows_the_watchers_and_the_bots_levels() -> None:
+    d = TableDirectory()
+    ad = Announcement(
+        table_id=bytes(16),
+        host_key=bytes(32),
+        host_name="alice",
+        table_name="t",
+        rules={},
+        seats_taken=4,
+        seats_total=4,
+        addresses=("127.0.0.1",),
+        port=4000,
+        state=TableState.PLAYING,
+        watchers=2,
+        bots=("hard", "easy", "hard"),
+    )
+    d.observe(ad, "127.0.0.1", "lo", now=0.0)
+    header, row = render(d.tables(now=0.0), now=0.0).splitlines()
+    assert header.split()[4:7] == ["STATE", "WATCHING", "BOTS"]
+    assert re.search(r"playing +2 +2 hard, 1 easy +0s ", row), row

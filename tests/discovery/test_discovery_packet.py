@@ -78,6 +78,13 @@ def test_round_trip() -> None:
     assert decode(encode_announcement(original, HOST)) == original
 
 
+def test_watchers_and_bots_round_trip_and_are_left_out_while_empty() -> None:
+    busy = ad(seats_taken=3, watchers=2, bots=("hard", "bot"))
+    assert decode(encode_announcement(busy, HOST)) == busy
+    plain = encode_announcement(ad(), HOST)
+    assert b"watchers" not in plain and b"bots" not in plain
+
+
 def test_probe() -> None:
     assert decode(encode_probe()) is None
 
@@ -142,6 +149,12 @@ def test_garbage(data: bytes, expected: str) -> None:
         {"state": "gone"},
         {"every": 5},
         {"age": -1},
+        {"watchers": -1},
+        {"watchers": True},
+        {"bots": "hard"},
+        {"bots": ["hard", "easy"]},  # more bots than the one seat taken
+        {"bots": ["x" * 17]},
+        {"bots": ["\x1b[2J"]},
     ],
 )
 def test_schema(change: dict[str, object]) -> None:

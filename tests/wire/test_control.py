@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from hearts_p2p.control import MAX_CHAT, Chat, Done, Sync, Synced, encode, parse_control
+from hearts_p2p.control import (
+    MAX_CHAT,
+    Chat,
+    Done,
+    Sync,
+    Synced,
+    Watching,
+    encode,
+    parse_control,
+)
 from hearts_p2p.identity import Identity
 from hearts_p2p.wire import (
     Envelope,
@@ -16,7 +25,9 @@ from hearts_p2p.wire import (
 )
 
 
-@pytest.mark.parametrize("control", [Sync(7), Synced(), Chat("hello"), Done()])
+@pytest.mark.parametrize(
+    "control", [Sync(7), Synced(), Chat("hello"), Done(), Watching(("Kim", "Lou")), Watching(())]
+)
 def test_a_control_round_trips(control: object) -> None:
     frame = decode_peer_frame(encode(control))  # type: ignore[arg-type]
     assert isinstance(frame, dict)
@@ -31,6 +42,9 @@ def test_a_control_round_trips(control: object) -> None:
         ({"t": "sync", "have": "3"}, None),
         ({"t": "chat", "text": 5}, None),
         ({"t": "shout"}, None),
+        ({"t": "watching", "names": ["Kim", 7, "x" * 50]}, Watching(("Kim", "x" * 32))),
+        ({"t": "watching", "names": ["w"] * 100}, Watching(("w",) * 64)),
+        ({"t": "watching", "names": "Kim"}, None),
         ({}, None),
     ],
 )

@@ -1,0 +1,296 @@
+"""The host's side of watching: every log entry, as it is written, to the watchers of its table.
+
+A watcher is a key outside the roster that reaches the host's table port (the mesh hands it
+over once the handshake proves it), says who it is in one signed hello, and from then on only
+listens: it gets the log from its first entry, then each entry as the host logs it. The log is
+what anyone may audit (pass keys travel sealed, deck keys are revealed only when a hand ends),
+so a watcher sees no hidden card, and sending it needs nothing from the game task.
+
+No watcher can disturb the game. Publishing an entry is a list append: each watcher has a
+writer of its own that reads the shared list at its own pace (a cursor, not a queue, so memory
+does not grow with a slow reader). A watcher that does not take a frame within
+``send_timeout``, that falls ``max_lag`` entries behind once caught up, or that sends anything
+after its hello, is dropped; beyond ``max_watchers`` a new one is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from ..control import Watching, encode
+from ..frontend import FrontEnd, Notice
+from ..identity import SIGNATURE_BYTES, Identity, fingerprint, verify
+from ..log import GameLog
+from ..text import clean
+from ..transport import Connection, Mesh, TransportError
+from ..wire import WireError, pack, unpack
+
+__all__ = [
+    "WATCH_VERSION",
+    "FedLog",
+    "WatchConfig",
+    "WatchService",
+    "hello_frame",
+    "parse_hello",
+    "serving_watchers",
+    "watching_line",
+]
+
+log = logging.getLogger(__name__)
+WATCH_VERSION = 1
+MAX_WATCH_NAME = 32
+_HELLO_TAG = b"hearts-p2p watch hello\0"
+
+
+@dataclass(frozen=True)
+class WatchConfig:
+    max_watchers: int = 8
+    max_greeting: int = 16  # connections yet to send their hello; more are closed at once
+    hello_timeout: float = 5.0  # to send the hello after the handshake
+    send_timeout: float = 5.0  # to take one frame
+    max_lag: int = 512  # entries a caught-up watcher may fall behind
+    drain: float = 2.0  # after the game, time for the watchers to take its last entries
+
+
+def hello_frame(identity: Identity, transcript: bytes, name: str) -> bytes:
+    """The watcher's one frame: its name, signed over this connection's handshake."""
+    body = pack({"t": "watch", "v": WATCH_VERSION, "name": name[:MAX_WATCH_NAME]})
+    return body + identity.sign(_HELLO_TAG + transcript + body)
+
+
+def parse_hello(frame: bytes, key: bytes, transcript: bytes) -> str | None:
+    """The watcher's name, or None when ``frame`` is not its signed hello of this version."""
+    body, signature = frame[:-SIGNATURE_BYTES], frame[-SIGNATURE_BYTES:]
+    if len(frame) <= SIGNATURE_BYTES or not verify(key, signature, _HELLO_TAG + transcript + body):
+        return None
+    try:
+        msg: Any = unpack(body)
+    except WireError:
+        return None
+    if not isinstance(msg, dict) or msg.get("t") != "watch" or msg.get("v") != WATCH_VERSION:
+        return None
+    name = msg.get("name")
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_WATCH_NAME:
+        return None
+    return clean(name, MAX_WATCH_NAME) or "?"
+
+
+def watching_line(names: tuple[str, ...]) -> str:
+    """What a player's screen says when the host tells who watches the table."""
+    if not names:
+        return "nobody is watching now"
+    return f"watching ({len(names)}): " + ", ".join(clean(n, MAX_WATCH_NAME) for n in names)
+
+
+class FedLog(GameLog):
+    """The game log, each entry also handed to ``feed`` as it is written."""
+
+    feed: Callable[[bytes], None] | None = None
+
+    @classmethod
+    def open(cls, path: Path) -> FedLog:
+        opened = super().open(path)
+        assert isinstance(opened, FedLog)
+        return opened
+
+    def append(self, entry: bytes) -> None:
+        super().append(entry)
+        if self.feed is not None:
+            self.feed(entry)
+
+
+@dataclass(eq=False)
+class _Watcher:
+    name: str
+    key: bytes
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({fingerprint(self.key)})"
+
+
+class _Lagging(Exception):
+    """A watcher that takes frames, but too slowly to keep up with the game."""
+
+
+class WatchService:
+    """The watchers of one game: admitted from the mesh, fed from the log."""
+
+    def __init__(
+        self,
+        front: FrontEnd,
+        config: WatchConfig = WatchConfig(),
+        on_change: Callable[[int], None] | None = None,
+    ) -> None:
+        self.front = front
+        self.config = config
+        self.on_change = on_change
+        self.entries: list[bytes] = []  # every entry ever logged, in order (a cut keeps them)
+        self.watchers: list[_Watcher] = []
+        self.refused = 0
+        self._greeting = 0
+        self._grown = trio.Event()
+        self._none_left = trio.Event()
+        self._none_left.set()
+        self._roster_changed = trio.Event()
+        self._ending = False
+        self._nursery: trio.Nursery | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(w.name for w in self.watchers)
+
+    def publish(self, entry: bytes) -> None:
+        self.entries.append(entry)
+        self._wake()
+
+    def _wake(self) -> None:
+        self._grown.set()
+        self._grown = trio.Event()
+
+    def admit(self, conn: Connection) -> None:
+        """Take a connection the mesh authenticated for a key outside the roster."""
+        assert self._nursery is not None, "admit while serving_watchers runs"
+        if self._ending or self._greeting >= self.config.max_greeting:
+            self.refused += 1
+            self._nursery.start_soon(trio.aclose_forcefully, conn)
+            return
+        self._greeting += 1  # until its hello, counted from here: a burst cannot slip past
+        self._nursery.start_soon(self._serve, conn)
+
+    async def _serve(self, conn: Connection) -> None:
+        try:
+            name = await self._hello(conn)
+            if name is None:
+                self.refused += 1
+                return
+            if len(self.watchers) >= self.config.max_watchers:
+                self.refused += 1
+                reason = f"the table has {self.config.max_watchers} watchers already"
+                with trio.move_on_after(self.config.send_timeout):
+                    await conn.send(pack({"t": "refused", "reason": reason}))
+                return
+            watcher = _Watcher(name, conn.peer_key)
+            await self._changed(watcher, joined=True)
+            try:
+                await self._feed(conn, watcher)
+            finally:
+                with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+                    await self._changed(watcher, joined=False)
+        except TransportError as e:
+            log.info("a watcher went before its hello: %r", e)
+        finally:
+            await trio.aclose_forcefully(conn)
+
+    async def _hello(self, conn: Connection) -> str | None:
+        try:
+            with trio.move_on_after(self.config.hello_timeout):
+                return parse_hello(await conn.receive(), conn.peer_key, conn.transcript)
+            return None
+        finally:
+            self._greeting -= 1
+
+    async def _changed(self, watcher: _Watcher, *, joined: bool) -> None:
+        if joined:
+            self.watchers.append(watcher)
+            self._none_left = trio.Event()
+        elif watcher in self.watchers:
+            self.watchers.remove(watcher)
+            if not self.watchers:
+                self._none_left.set()
+        count = len(self.watchers)
+        what = "is watching" if joined else "stopped watching"
+        await self.front.notify(Notice(f"{watcher.label} {what}; {count} watching"))
+        if self.on_change is not None:
+            self.on_change(count)
+        self._roster_changed.set()
+        self._roster_changed = trio.Event()
+
+    async def _feed(self, conn: Connection, watcher: _Watcher) -> None:
+        """Write the log to ``conn`` until the game's end, dropping a watcher that sends,
+        lags or goes: whichever comes first ends both tasks."""
+        async with trio.open_nursery() as nursery:
+
+            async def refuse_input() -> None:
+                with contextlib.suppress(TransportError):
+                    await conn.receive()  # a watcher has nothing to say: anything ends it
+                    log.info("watcher %s sent a frame; dropping it", watcher.label)
+                nursery.cancel_scope.cancel()
+
+            async def write() -> None:
+                try:
+                    await self._write(conn)
+                except (TransportError, trio.TooSlowError, _Lagging) as e:
+                    log.info("dropped watcher %s: %r", watcher.label, e)
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(refuse_input)
+            nursery.start_soon(write)
+
+    async def _write(self, conn: Connection) -> None:
+        cursor, caught_up = 0, False
+        while True:
+            while cursor < len(self.entries):
+                if caught_up and len(self.entries) - cursor > self.config.max_lag:
+                    raise _Lagging(f"{len(self.entries) - cursor} entries behind")
+                with trio.fail_after(self.config.send_timeout):
+                    await conn.send(self.entries[cursor])
+                cursor += 1
+            caught_up = True
+            if self._ending:
+                return
+            await self._grown.wait()
+
+    def tell(self, mesh: Mesh) -> None:
+        """Keep the players told who watches, through ``mesh``, for as long as it serves."""
+        assert self._nursery is not None, "tell while serving_watchers runs"
+        self._nursery.start_soon(self._keep_told, mesh)
+
+    async def _keep_told(self, mesh: Mesh) -> None:
+        """Each change goes to every player, and the list to each one that (re)connects."""
+        told: dict[bytes, tuple[str, ...]] = {}
+        while True:
+            roster_changed = self._roster_changed
+            names = self.names
+            connected = mesh.connected()
+            for peer in connected:
+                if told.get(peer, ()) != names:
+                    with contextlib.suppress(TransportError):
+                        mesh.send_nowait(peer, encode(Watching(names)))
+                    told[peer] = names
+            told = {p: n for p, n in told.items() if p in connected}
+            async with trio.open_nursery() as nursery:
+
+                async def wake_on(wait: Callable[[], Awaitable[None]]) -> None:
+                    await wait()
+                    nursery.cancel_scope.cancel()
+
+                nursery.start_soon(wake_on, roster_changed.wait)
+                nursery.start_soon(wake_on, mesh.wait_change)
+
+    async def _end(self) -> None:
+        """The game is over: give the watchers ``drain`` to take the last entries."""
+        self._ending = True
+        self._wake()
+        with trio.move_on_after(self.config.drain):
+            await self._none_left.wait()
+
+
+@contextlib.asynccontextmanager
+async def serving_watchers(service: WatchService) -> AsyncIterator[WatchService]:
+    """Run ``service`` for the block: the game. Leaving, the watchers get the last entries."""
+    async with trio.open_nursery() as nursery:
+        service._nursery = nursery
+        try:
+            yield service
+            await service._end()
+        finally:
+            service._ending = True
+            nursery.cancel_scope.cancel()

@@ -1,0 +1,316 @@
+"""Watching a table from no seat: find it, take the host's feed of its log, verify it live.
+
+The watcher's key is made for the occasion and is in no roster, so the host's mesh hands its
+connection to the watch service. After its hello it sends nothing: it only reads the log, entry
+by entry, and passes each through the same observer the offline audit runs (a
+:class:`GameProtocol` with no identity). What the observer takes is written to a log file of the
+watcher's own, which the audit checks once the feed ends: the verdict a watcher prints is the
+one ``hearts audit`` would give.
+
+The host is trusted with nothing but delivery. A frame that no player at the table signed is
+the feed's fault (damage, or a host rewriting it): it is reported and dropped, and it proves
+nothing against any player. A message a player did sign is judged like any peer would judge it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from ..audit import AuditReport, HandSummary, TrickSummary, audit_log, hand_summary, trick_summary
+from ..discovery import DiscoveryConfig, TableState, open_browser
+from ..discovery.directory import TableInfo
+from ..engine.hand import HandState
+from ..game import GameProtocol, HandRecord, SeatedRoster, Status
+from ..identity import Identity, fingerprint
+from ..log import GameLog
+from ..netif import Interface
+from ..text import clean, quoted
+from ..transport import (
+    Connection,
+    ConnectionClosed,
+    HandshakeError,
+    TransportError,
+    open_connection,
+)
+from ..wire import SignedMessage, WireError, decode_frame, unpack
+from .watch import hello_frame
+
+__all__ = [
+    "FeedProblem",
+    "Found",
+    "HandBegun",
+    "HandDone",
+    "LiveAudit",
+    "TrickDone",
+    "WatchError",
+    "WatchEvent",
+    "WatchOptions",
+    "WatchResult",
+    "follow_feed",
+    "watch_table",
+]
+
+CONNECT_PATIENCE = 20.0  # the host opens its table port a moment after the table fills
+HANDSHAKE_TIMEOUT = 10.0
+
+
+class WatchError(Exception):
+    """The table could not be watched: not found, not reachable, refused."""
+
+
+@dataclass(frozen=True)
+class WatchOptions:
+    name: str
+    interfaces: Sequence[Interface]
+    log_dir: Path  # where the watcher keeps its copy of the log
+    discovery: DiscoveryConfig = field(default_factory=DiscoveryConfig)
+    find_timeout: float = 10.0
+    start_timeout: float = 900.0  # a forming table may take a while to fill
+    idle_timeout: float = 300.0  # the feed says nothing this long: the host is gone
+
+
+@dataclass(frozen=True)
+class Found:
+    info: TableInfo
+    playing: bool
+
+
+@dataclass(frozen=True)
+class HandBegun:
+    number: int
+    dealer: int
+    pass_direction: str
+
+
+@dataclass(frozen=True)
+class TrickDone:
+    hand: int
+    number: int  # 1-based, in the hand
+    trick: TrickSummary
+
+
+@dataclass(frozen=True)
+class HandDone:
+    summary: HandSummary  # as the end-of-hand audit established it, passes included
+
+
+@dataclass(frozen=True)
+class FeedProblem:
+    text: str
+
+
+WatchEvent = Found | SeatedRoster | HandBegun | TrickDone | HandDone | FeedProblem
+Show = Callable[[WatchEvent], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class WatchResult:
+    report: AuditReport  # the audit of what the watcher took, as ``hearts audit`` reports it
+    log_path: Path
+    feed_problems: int  # frames of the feed that no player signed
+    complete: bool  # the feed carried the game to its end (finished or aborted)
+
+
+class LiveAudit:
+    """The audit's observer, fed one frame at a time; it says what happened as it goes."""
+
+    def __init__(self, game_id: bytes, host_key: bytes, log_path: Path) -> None:
+        self.proto = GameProtocol(game_id, host_key)
+        self.host_key = host_key
+        log_path.unlink(missing_ok=True)  # the watcher's own copy: a new watch starts it anew
+        self.log = GameLog.open(log_path)
+        self.frames = 0
+        self.problems = 0
+        self._hand: HandState | None = None
+        self._tricks = 0
+
+    @property
+    def over(self) -> bool:
+        return self.proto.status is Status.FINISHED
+
+    @property
+    def ended(self) -> bool:
+        return self.proto.status in (Status.FINISHED, Status.ABORTED)
+
+    def take(self, frame: bytes) -> list[WatchEvent]:
+        """One frame of the feed: what it shows."""
+        self.frames += 1
+        try:
+            msg = decode_frame(frame)
+        except WireError as e:
+            return [self._problem(f"is not a logged message ({e})")]
+        if not self._signed_by_a_player(msg):
+            env = msg.envelope
+            return [self._problem(f"holds a {clean(env.kind, 20)} message no player signed")]
+        self.proto.receive(msg)
+        return self._progress()
+
+    def _problem(self, what: str) -> FeedProblem:
+        self.problems += 1
+        return FeedProblem(
+            f"frame {self.frames} of the host's feed {what}: dropped; the feed is damaged or "
+            "forged, and this proves nothing against any player"
+        )
+
+    def _signed_by_a_player(self, msg: SignedMessage) -> bool:
+        genesis = self.proto.genesis
+        keys = [p.key for p in genesis.players] if genesis is not None else [self.host_key]
+        return any(msg.verify(k) for k in keys)
+
+    def _progress(self) -> list[WatchEvent]:
+        p = self.proto
+        kept = p.log_kept
+        entries = p.take_entries()
+        if kept < len(self.log):
+            self.log.truncate(kept)  # a verdict cut the log back to its evidence, as peers do
+        for e in entries:
+            self.log.append(e)
+        _, _, events = p.drain()
+        shown: list[WatchEvent] = self._new_tricks()
+        genesis = p.genesis
+        for ev in events:
+            if isinstance(ev, SeatedRoster):
+                shown.append(ev)
+            elif isinstance(ev, HandRecord) and genesis is not None:
+                shown.append(HandDone(hand_summary(ev, genesis)))
+        game = p.game
+        if game is not None and game.hand is not None and game.hand is not self._hand:
+            self._hand, self._tricks = game.hand, 0
+            rules = game.rules
+            number = game.hand.number
+            shown.append(HandBegun(number, game.hand.dealer, rules.pass_direction(number).value))
+            shown += self._new_tricks()
+        return shown
+
+    def _new_tricks(self) -> list[WatchEvent]:
+        hand, game = self._hand, self.proto.game
+        if hand is None or game is None:
+            return []
+        new = hand.tricks[self._tricks :]
+        self._tricks = len(hand.tricks)
+        start = self._tricks - len(new)
+        return [
+            TrickDone(hand.number, start + i + 1, trick_summary(t, game.rules))
+            for i, t in enumerate(new)
+        ]
+
+    def close(self) -> None:
+        self.log.close()
+
+
+async def watch_table(opts: WatchOptions, table: str | None, show: Show) -> WatchResult:
+    """Find the table (waiting for a forming one to start), watch it to the end, audit it."""
+    info = await _find(opts, table, show)
+    ad = info.announcement
+    identity = Identity.generate()  # a key for this watch alone, seated nowhere
+    conn = await _reach(info.address, ad.port, identity, ad.table_id, ad.host_key)
+    async with conn:
+        try:
+            await conn.send(hello_frame(identity, conn.transcript, opts.name))
+        except TransportError as e:
+            raise WatchError(f"the host closed the connection: {e}") from None
+        path = opts.log_dir / f"{ad.table_id.hex()}.log"
+        return await follow_feed(conn, ad.table_id, ad.host_key, path, opts.idle_timeout, show)
+
+
+async def follow_feed(
+    conn: Connection, game_id: bytes, host_key: bytes, log_path: Path, idle: float, show: Show
+) -> WatchResult:
+    """Read the feed on ``conn`` until the game ends or the feed does; the audit's verdict."""
+    live = LiveAudit(game_id, host_key, log_path)
+    try:
+        while not live.over:
+            with trio.move_on_after(idle):
+                frame = await _next_frame(conn)
+            if frame is None:
+                break
+            if live.frames == 0 and (reason := _refusal(frame)) is not None:
+                raise WatchError(f"the host refused: {reason}")
+            for event in live.take(frame):
+                await show(event)
+    finally:
+        live.close()
+    return WatchResult(audit_log(log_path), log_path, live.problems, live.ended)
+
+
+async def _next_frame(conn: Connection) -> bytes | None:
+    try:
+        return await conn.receive()
+    except (ConnectionClosed, TransportError):
+        return None
+
+
+def _refusal(frame: bytes) -> str | None:
+    try:
+        msg: Any = unpack(frame)
+    except WireError:
+        return None
+    if isinstance(msg, dict) and msg.get("t") == "refused":
+        reason = msg.get("reason")
+        return clean(reason, 200) if isinstance(reason, str) else "no reason given"
+    return None
+
+
+async def _find(opts: WatchOptions, table: str | None, show: Show) -> TableInfo:
+    def named(t: TableInfo) -> bool:
+        a = t.announcement
+        return (
+            table is None
+            or table in (a.table_name, a.table_id.hex())
+            or (len(table) >= 4 and a.table_id.hex().startswith(table.lower()))
+        )
+
+    def live(t: TableInfo) -> bool:
+        return named(t) and t.announcement.state in (TableState.OPEN, TableState.PLAYING)
+
+    async with open_browser(opts.interfaces, config=opts.discovery) as browser:
+        found: TableInfo | None = None
+        with trio.move_on_after(opts.find_timeout):
+            found = await browser.wait_for(live)
+        if found is None:
+            what = f"table {quoted(table)}" if table else "table"
+            names = ", ".join(i.name for i in opts.interfaces)
+            raise WatchError(
+                f"found no {what} on {names} within {opts.find_timeout:.0f} s (see hearts list)"
+            )
+        playing = found.announcement.state is TableState.PLAYING
+        await show(Found(found, playing))
+        if playing:
+            return found
+        started: TableInfo | None = None
+        wanted = (found.table_id, found.announcement.host_key)
+        with trio.move_on_after(opts.start_timeout):
+            started = await browser.wait_for(
+                lambda t: (
+                    (t.table_id, t.announcement.host_key) == wanted
+                    and t.announcement.state is TableState.PLAYING
+                )
+            )
+        if started is None:
+            raise WatchError(f"the table did not start within {opts.start_timeout:.0f} s")
+        return started
+
+
+async def _reach(
+    host: str, port: int, identity: Identity, game_id: bytes, host_key: bytes
+) -> Connection:
+    """Connect to the host's table port and prove our key, trying for a while: the table's
+    port takes watchers once the game runs, a moment after the announcement says so."""
+    error: Exception | None = None
+    with trio.move_on_after(CONNECT_PATIENCE):
+        while True:
+            try:
+                with trio.fail_after(HANDSHAKE_TIMEOUT):
+                    return await open_connection(host, port, identity, game_id, expected=host_key)
+            except (OSError, TransportError, trio.TooSlowError) as e:
+                error = e
+                if isinstance(e, HandshakeError) and e.reason == "unknown-peer":
+                    break  # someone else answers at that address
+            await trio.sleep(0.5)
+    who = fingerprint(host_key)
+    raise WatchError(f"cannot reach the table of {who} at {host}:{port}: {error or 'timed out'}")

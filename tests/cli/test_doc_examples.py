@@ -1,0 +1,230 @@
+"""Every example command of README.md and docs/user-guide.md, run as written.
+
+The examples are the lines of the docs' fenced ``sh`` blocks and the ``$ `` lines of their
+``console`` blocks. Each runs through the real ``hearts`` program with a deadline, on loopback
+only, with data and settings directories of the test's own: a LAN interface (``eth0``,
+``tun0``) becomes ``lo``, the VPN address ``10.8.0.2`` becomes ``127.0.0.1``, the fixed port
+47300 a free one, and discovery gets a port of the test's own. Interactive commands run in a
+pseudo-terminal until they show what the guide says they show; commands the guide gives for a
+second terminal run beside the first. ``test_every_example_is_run`` fails on an example that no
+test here runs, so a new one in the docs needs its test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .pty_term import Terminal, free_port, hearts_env
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = (ROOT / "README.md", ROOT / "docs" / "user-guide.md")
+PROMPT_PASS = r"pass 3 cards to [^\n>]*> "
+
+NOT_RUN = {
+    "python3 -m pip install .": "installs the package, which needs the network for its build "
+    "tools; the tests run the installed command",
+    "python3 -m pip install -e '.[test]'": "the same, with the test tools",
+    "python3 -m pytest": "the test suite, this test among them",
+}
+
+SCENARIOS = {
+    "alone": ["hearts play", "hearts play --name Ada", "hearts play --name Ada --bot-level hard"],
+    "full table": ['hearts join "Ada\'s table" --name Bea', "hearts watch"],
+    "headless": ["hearts play --headless", "hearts play --headless --target 30 --json"],
+    "two terminals": [
+        "hearts host --name Ada --table Friday --bots 2",
+        "hearts list",
+        "hearts join Friday --name Bea",
+    ],
+    "lan": [
+        "hearts host --name Ada --table Friday --interface eth0",
+        "hearts list --interface eth0",
+        "hearts join Friday --name Bea --interface eth0",
+        "hearts bot Friday --interface eth0 --level hard",
+        "hearts watch Friday --name Kim --interface eth0",
+    ],
+    "vpn": [
+        "hearts host --name Ada --interface tun0 --port 47300",
+        "hearts join --peer 10.8.0.2:47300 --name Bea --interface tun0",
+        "hearts bot --peer 10.8.0.2:47300 --name Robo --delay 0.5",
+    ],
+    "config": [
+        "hearts config set interface eth0",
+        "hearts config set name Ada",
+        "hearts config set target 50",
+        "hearts config",
+        "hearts config unset target",
+    ],
+}
+
+
+def examples() -> list[str]:
+    """Every example command of the docs, in order, each part of an ``&&`` chain apart."""
+    out = []
+    for doc in DOCS:
+        text = doc.read_text()
+        for kind, body in re.findall(r"^```(sh|console)\n(.*?)^```", text, re.S | re.M):
+            for line in body.splitlines():
+                if kind == "console":
+                    if not line.startswith("$ "):
+                        continue
+                    line = line[2:]
+                line = re.sub(r"\s+#.*$", "", line).strip()
+                out += [part.strip() for part in line.split("&&") if part.strip()]
+    return out
+
+
+def test_every_example_is_run() -> None:
+    run = {c for commands in SCENARIOS.values() for c in commands}
+    missing = [c for c in examples() if c not in run and c not in NOT_RUN]
+    assert not missing, f"examples no test runs: {missing}"
+    stale = sorted(run - set(examples()))
+    assert not stale, f"examples the docs no longer give: {stale}"
+
+
+class Loopback:
+    """The examples' commands as this test runs them: on loopback, in its own directories."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.discovery = str(free_port(socket.SOCK_DGRAM))
+        self.port = str(free_port())
+        self.env = hearts_env(XDG_DATA_HOME=str(tmp / "data"), XDG_CONFIG_HOME=str(tmp / "config"))
+        self.opened: list[Terminal] = []
+
+    def args(self, command: str) -> list[str]:
+        assert command in examples(), f"not an example of the docs: {command}"
+        text = re.sub(r"--interface (eth0|tun0)", "--interface lo", command)
+        text = text.replace("10.8.0.2", "127.0.0.1").replace("47300", self.port)
+        words = shlex.split(text)
+        assert words[0] == "hearts"
+        words = words[1:]
+        if words[0] == "list":
+            words += ["--port", self.discovery]
+        elif words[0] in ("play", "host", "join", "bot", "watch"):
+            words += ["--discovery-port", self.discovery]
+        return words
+
+    def run(self, command: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "hearts_p2p.cli.main", *self.args(command)],
+            capture_output=True, text=True, timeout=timeout, env=self.env,
+        )  # fmt: skip
+
+    def terminal(self, command: str) -> Terminal:
+        t = Terminal(self.args(command), self.env)
+        self.opened.append(t)
+        return t
+
+    def leave(self, *terms: Terminal) -> None:
+        """Ctrl-C in each terminal: the player leaves, and the program ends."""
+        for t in terms:
+            t.interrupt()
+        for t in terms:
+            assert t.wait(30) in (3, 130), t.tail()
+
+
+@pytest.fixture
+def lo(tmp_path: Path) -> Iterator[Loopback]:
+    loop = Loopback(tmp_path)
+    yield loop
+    for t in loop.opened:
+        t.close()
+
+
+def test_alone_against_bots_and_a_full_table(lo: Loopback) -> None:
+    for command in SCENARIOS["alone"]:
+        ada = lo.terminal(command)
+        ada.expect(PROMPT_PASS, timeout=60)
+        if command == "hearts play --name Ada":
+            full, watch = SCENARIOS["full table"]
+            refused = lo.run(full)
+            assert refused.returncode == 1
+            said = 'hearts join: table "Ada\'s table" is playing (4/4): it has no seat for you'
+            assert said in refused.stderr
+            watcher = lo.terminal(watch)
+            watcher.expect(r"Watching \"Ada's table\" hosted by Ada", timeout=30)
+            watcher.expect(r"seat 0: ", timeout=30)
+            ada.expect(r"is watching; 1 watching", timeout=30)
+            lo.leave(ada)  # Ada leaves: the watcher sees the game end, and checks it
+            watcher.expect(r"Aborted: Ada left the table\n", timeout=30)
+            watcher.expect(r"VALID: an aborted game\n", timeout=30)
+            assert watcher.wait(30) == 3
+            continue
+        lo.leave(ada)
+
+
+def test_headless_games(lo: Loopback) -> None:
+    plain, as_json = SCENARIOS["headless"]
+    done = lo.run(plain, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^final scores: .*; winners? ", done.stdout, re.M), done.stdout
+    done = lo.run(as_json, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "finished"
+
+
+def test_two_terminals_on_one_machine(lo: Loopback) -> None:
+    host_cmd, list_cmd, join_cmd = SCENARIOS["two terminals"]
+    host = lo.terminal(host_cmd)
+    host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=60)
+    listed = lo.run(list_cmd)
+    assert listed.returncode == 0 and re.search(r"^Friday +Ada ", listed.stdout, re.M)
+    guest = lo.terminal(join_cmd)
+    host.expect(r"Bea joined", timeout=30)
+    for t in (host, guest):
+        t.expect(PROMPT_PASS, timeout=60)
+    lo.leave(host, guest)
+
+
+def test_a_lan_table_forming(lo: Loopback) -> None:
+    host_cmd, list_cmd, join_cmd, bot_cmd, watch_cmd = SCENARIOS["lan"]
+    host = lo.terminal(host_cmd)
+    host.expect(r'Table "Friday" open on 127\.0\.0\.1:\d+; waiting for 3 player\(s\)', 30)
+    listed = lo.run(list_cmd)
+    assert listed.returncode == 0 and re.search(r"^Friday +Ada ", listed.stdout, re.M)
+    guest = lo.terminal(join_cmd)
+    guest.expect(r'Seated at "Friday"', timeout=30)
+    bot = lo.terminal(bot_cmd)
+    bot.expect(r'Seated at "Friday"', timeout=30)
+    host.expect(r"Bot \[hard\] joined", timeout=30)
+    watcher = lo.terminal(watch_cmd)
+    watcher.expect(r'Table "Friday" hosted by Ada .* is forming \(3/4 seated\)', timeout=30)
+    lo.leave(watcher, guest, host)
+    assert bot.wait(30) in (0, 1, 3)
+
+
+def test_over_a_vpn_with_a_fixed_port(lo: Loopback) -> None:
+    host_cmd, join_cmd, bot_cmd = SCENARIOS["vpn"]
+    host = lo.terminal(host_cmd)
+    host.expect(rf"open on 127\.0\.0\.1:{lo.port}; waiting for 3 player\(s\)", timeout=30)
+    guest = lo.terminal(join_cmd)
+    guest.expect(r"Seated at", timeout=30)
+    robo = lo.terminal(bot_cmd)
+    robo.expect(r"Seated at", timeout=30)
+    host.expect(r"Robo joined", timeout=30)
+    lo.leave(guest, host)
+    assert robo.wait(30) in (0, 1, 3)
+
+
+def test_no_table_heard(lo: Loopback) -> None:
+    listed = lo.run("hearts list")
+    assert listed.returncode == 1
+    assert listed.stdout.splitlines()[0] == "no tables heard on lo"
+
+
+def test_settings(lo: Loopback, tmp_path: Path) -> None:
+    for command in SCENARIOS["config"]:
+        done = lo.run(command)
+        assert done.returncode == 0, (command, done.stderr)
+    saved = (tmp_path / "config" / "hearts-p2p" / "config.toml").read_text()
+    assert 'interface = "eth0"' in saved and 'name = "Ada"' in saved
+    assert "target" not in saved

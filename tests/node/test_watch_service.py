@@ -1,0 +1,131 @@
+"""The host's watch service on its own, over loopback connections: who is let in, what each
+watcher gets, and what the players are told."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import trio
+
+from hearts_p2p.engine import Action, SeatView
+from hearts_p2p.frontend import Event, Notice
+from hearts_p2p.identity import Identity
+from hearts_p2p.node.watch import WatchConfig, WatchService, hello_frame, serving_watchers
+from hearts_p2p.transport import Connection, ConnectionClosed, accept_connection, open_connection
+from hearts_p2p.wire import unpack
+
+GAME = bytes(range(16))
+HOST = Identity.from_seed(bytes(32))
+
+
+class Screen:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    async def choose(self, view: SeatView) -> Action:
+        raise AssertionError("a watch service asks nothing")
+
+    async def notify(self, event: Event) -> None:
+        assert isinstance(event, Notice)
+        self.lines.append(event.text)
+
+
+Served = tuple[WatchService, "Screen", list[int], tuple[str, int]]
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[Served]:
+    """A service taking every connection to a loopback port, as the mesh would hand them."""
+    screen = Screen()
+    counts: list[int] = []
+    service = WatchService(screen, WatchConfig(max_watchers=1, max_greeting=1, hello_timeout=1.0))
+    service.on_change = counts.append
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+
+    async def admit(stream: trio.SocketStream) -> None:
+        service.admit(await accept_connection(stream, HOST, GAME))  # the service owns it now
+
+    async def accept() -> None:
+        while True:
+            nursery.start_soon(admit, await listeners[0].accept())
+
+    async with serving_watchers(service), trio.open_nursery() as nursery:
+        nursery.start_soon(accept)
+        yield service, screen, counts, ("127.0.0.1", port)
+        nursery.cancel_scope.cancel()
+
+
+async def watcher(at: tuple[str, int], name: str, *, signer: Identity | None = None) -> Connection:
+    me = Identity.generate()
+    conn = await open_connection(*at, me, GAME, expected=HOST.public_key)
+    await conn.send(hello_frame(signer or me, conn.transcript, name))
+    return conn
+
+
+async def test_a_watcher_gets_the_log_so_far_then_each_new_entry(served: Served) -> None:
+    service, screen, counts, at = served
+    service.publish(b"entry 0")
+    with trio.fail_after(10):
+        conn = await watcher(at, "Kim")
+        assert await conn.receive() == b"entry 0"
+        service.publish(b"entry 1")
+        assert await conn.receive() == b"entry 1"
+        while not counts:
+            await trio.sleep(0.01)
+    assert counts == [1] and service.names == ("Kim",)
+    assert any(
+        line.startswith("Kim (") and line.endswith("is watching; 1 watching")
+        for line in screen.lines
+    )
+
+
+async def test_one_watcher_too_many_is_refused_with_a_reason(served: Served) -> None:
+    service, _, _, at = served
+    with trio.fail_after(10):
+        first = await watcher(at, "Kim")
+        while not service.watchers:
+            await trio.sleep(0.01)
+        second = await watcher(at, "Lou")
+        answer = unpack(await second.receive())
+        assert answer == {"t": "refused", "reason": "the table has 1 watchers already"}
+        with pytest.raises(ConnectionClosed):
+            await second.receive()
+    assert service.names == ("Kim",)
+    await first.aclose()
+
+
+async def test_a_hello_signed_by_another_key_or_any_frame_after_it_ends_the_watch(
+    served: Served,
+) -> None:
+    service, screen, counts, at = served
+    with trio.fail_after(10):
+        forged = await watcher(at, "Kim", signer=Identity.generate())
+        with pytest.raises(ConnectionClosed):
+            await forged.receive()
+        chatty = await watcher(at, "Lou")
+        while not service.watchers:
+            await trio.sleep(0.01)
+        await chatty.send(b"let me play")
+        with pytest.raises(ConnectionClosed):
+            while True:
+                await chatty.receive()
+        while service.watchers:
+            await trio.sleep(0.01)
+    assert service.refused == 1 and counts == [1, 0]
+    assert any("Lou" in line and "stopped watching; 0 watching" in line for line in screen.lines)
+
+
+async def test_connections_that_say_nothing_are_bounded_and_timed_out(served: Served) -> None:
+    service, _, _, at = served
+    with trio.fail_after(10):
+        silent = await open_connection(*at, Identity.generate(), GAME, expected=HOST.public_key)
+        while service._greeting == 0:
+            await trio.sleep(0.01)
+        late = await watcher(at, "Kim")  # one connection may greet at a time: closed at once
+        with pytest.raises(ConnectionClosed):
+            await late.receive()
+        with pytest.raises(ConnectionClosed):
+            await silent.receive()  # no hello within the hello timeout
+    assert service.refused == 2 and not service.watchers
