@@ -43,6 +43,11 @@ class Lan:
 
     namespaces: Sequence[str]
     addresses: Sequence[str]
+    switch: str = ""  # the bridge's namespace: peer i's cable is ``port{i}`` there
+
+    def unplug(self, i: int) -> None:
+        """Pull peer ``i``'s cable out of the switch, for good: its link is dead, not closed."""
+        ip("-n", self.switch, "link", "set", f"port{i}", "down")
 
     def command(self, i: int, *args: str) -> list[str]:
         """Run this package's Python (``-m module ...``) inside peer ``i``'s namespace."""
@@ -77,7 +82,7 @@ def private_lan(peers: int, loss_percent: float = 0) -> Iterator[Lan]:
             ip("-n", ns, "link", "set", PEER_INTERFACE, "up")
             if loss_percent:
                 add_loss(ns, PEER_INTERFACE, loss_percent)
-        yield Lan(namespaces, addresses)
+        yield Lan(namespaces, addresses, switch)
     finally:
         for ns in reversed(made):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True, check=False)

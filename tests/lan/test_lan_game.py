@@ -8,19 +8,24 @@ with the same log, and the audit must accept it — also with 10 % of packets lo
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from hearts_p2p.audit import audit_log
+from hearts_p2p.log import LogCorrupt, read_log
 
 from .lan_netns import PEER_INTERFACE, Lan, private_lan, require_netns
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 
-def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
-    common = ["--interface", PEER_INTERFACE, "--discovery-port", "47299", "--timeout", "60", *mode]
+def start(
+    lan: Lan, tmp: Path, mode: list[str], target: str, timeout: str = "60"
+) -> list[subprocess.Popen[str]]:
+    common = ["--interface", PEER_INTERFACE, "--discovery-port", "47299", "--timeout", timeout,
+              *mode]  # fmt: skip
     host = subprocess.Popen(
         lan.command(
             0,
@@ -64,7 +69,11 @@ def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
         )
         for i in (1, 2, 3)
     ]
-    procs = [host, *bots]
+    return [host, *bots]
+
+
+def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
+    procs = start(lan, tmp, mode, target)
     try:
         outputs = [p.communicate(timeout=400)[0] for p in procs]
     finally:
@@ -89,3 +98,41 @@ def test_lan_game_under_loss(tmp_path: Path) -> None:
     require_netns("tc")
     with private_lan(4, loss_percent=10) as lan:
         play(lan, tmp_path, [], "15")
+
+
+def test_lan_link_pulled_for_good_is_taken_over(tmp_path: Path) -> None:
+    """Peer 3's cable is pulled out of the switch mid-game, for good (no connection closes, no
+    packet comes back): past the timeout the other three take its seat over and finish, with
+    one log that the audit accepts, naming the seat taken over and blaming no one."""
+    require_netns()
+    with private_lan(4) as lan:
+        procs = start(lan, tmp_path, [], "30", timeout="5")
+        try:
+            deadline = time.monotonic() + 200
+            while _entries(tmp_path / "p0") < 60:
+                assert time.monotonic() < deadline and all(p.poll() is None for p in procs)
+                time.sleep(0.05)
+            lan.unplug(3)
+            outputs = [p.communicate(timeout=300)[0] for p in procs[:3]]
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+    assert [p.returncode for p in procs[:3]] == [0, 0, 0], "\n".join(outputs)
+    logs = [next((tmp_path / f"p{i}" / "games").glob("*.log")).read_bytes() for i in range(3)]
+    assert all(log == logs[0] for log in logs)
+    report = audit_log(next((tmp_path / "p0" / "games").glob("*.log")))
+    assert report.valid and report.status == "finished", report.problems
+    assert [t.name for t in report.takeovers] == ["bot3"]
+    assert report.abort is None
+
+
+def _entries(data_dir: Path) -> int:
+    logs = list((data_dir / "games").glob("*.log")) if (data_dir / "games").exists() else []
+    if not logs:
+        return 0
+    try:
+        return len(read_log(logs[0]).entries)
+    except LogCorrupt:
+        return 0
