@@ -160,9 +160,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--timeout",
         type=float,
-        default=120.0,
+        default=None,
         metavar="SECONDS",
-        help="end the game when a player is gone this long (120)",
+        help="take a player's seat over when it is gone or silent this long; your own move is "
+        "played for you after 3/4 of it (120; a joiner takes the host's)",
     )
     p.add_argument(
         "--data-dir",
@@ -258,7 +259,7 @@ def options_from(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptio
     name = args.name or ("Bot" if is_bot else login_name())
     if not 0 < len(name) <= 32 or not name.isprintable():
         raise ValueError("--name must be 1 to 32 printable characters")
-    if args.timeout <= 0:
+    if args.timeout is not None and args.timeout <= 0:
         raise ValueError("--timeout must be positive")
     if not 0 <= args.port < 65536:
         raise ValueError("--port must be 0..65535")
@@ -270,7 +271,8 @@ def options_from(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptio
             group=args.group, port=args.discovery_port, broadcast=args.broadcast
         ),
         port=args.port,
-        absent_timeout=args.timeout,
+        absent_timeout=args.timeout or 120.0,
+        table_clock=args.timeout is None,
         is_bot=is_bot,
         timings=args.timings,
     )

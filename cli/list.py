@@ -138,9 +138,14 @@ def bots_text(labels: tuple[str, ...]) -> str:
     return ", ".join(f"{n} {label}" for label, n in counts.items()) or "-"
 
 
+def _clock(timeout: int) -> str:
+    """The table's clocks: ``90/120 s`` for a move, and for an absent player."""
+    return f"{timeout * 3 // 4}/{timeout} s" if timeout else "-"
+
+
 def render(tables: list[TableInfo], now: float) -> str:
-    header = ("TABLE", "HOST", "FINGERPRINT", "SEATS", "STATE", "WATCHING", "BOTS", "AGE",
-              "ADDRESS", "RULES")  # fmt: skip
+    header = ("TABLE", "HOST", "FINGERPRINT", "SEATS", "STATE", "WATCHING", "BOTS", "CLOCK",
+              "AGE", "ADDRESS", "RULES")  # fmt: skip
     rows = [header]
     for t in tables:
         ad = t.announcement
@@ -153,6 +158,7 @@ def render(tables: list[TableInfo], now: float) -> str:
                 ad.state.value,
                 str(ad.watchers),
                 bots_text(ad.bots),
+                _clock(ad.clock),
                 _age(t.age(now)),
                 f"{t.address}:{ad.port}",
                 _rules(dict(ad.rules)),

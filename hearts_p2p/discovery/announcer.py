@@ -144,6 +144,7 @@ async def announce(
     port: int,
     seats_taken: int = 0,
     state: TableState = TableState.OPEN,
+    clock: int = 0,
     config: DiscoveryConfig = DEFAULT_CONFIG,
     interval: float = 2.0,
     task_status: trio.TaskStatus[Announcer] = trio.TASK_STATUS_IGNORED,
@@ -171,6 +172,7 @@ async def announce(
         port=port,
         state=state,
         every=round(interval * 1000),
+        clock=clock,
     )
     announcer = Announcer(identity, ad, interval)
     announcer.packet()  # refuse an announcement too large to send before going live

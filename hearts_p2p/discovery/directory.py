@@ -64,6 +64,7 @@ class TableInfo:
             "state": ad.state.value,
             "watchers": ad.watchers,
             "bots": list(ad.bots),
+            "timeout": ad.clock or None,
             "address": self.address,
             "port": ad.port,
             "interface": self.interface,

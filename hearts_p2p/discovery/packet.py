@@ -55,7 +55,8 @@ _FIELDS = frozenset(
     | {"age", "every"}
 )
 # Left out while empty, so a table without them announces what it always did.
-_OPTIONAL = frozenset({"watchers", "bots"})
+_OPTIONAL = frozenset({"watchers", "bots", "clock"})
+MAX_CLOCK = 86_400  # seconds
 MAX_WATCHERS = 64
 MAX_LABEL = 16
 
@@ -106,6 +107,7 @@ class Announcement:
     every: int = 2000
     watchers: int = 0
     bots: tuple[str, ...] = ()
+    clock: int = 0  # the table's timeout in seconds (the move clock is 3/4 of it); 0: unsaid
 
     def __post_init__(self) -> None:
         _check(len(self.table_id) == TABLE_ID_BYTES, "table id is 16 bytes")
@@ -121,6 +123,7 @@ class Announcement:
         _check(0 <= self.age < 2**32, "age out of range")
         _check(100 <= self.every <= 60_000, "interval out of range")
         _check(0 <= self.watchers <= MAX_WATCHERS, "watchers out of range")
+        _check(0 <= self.clock <= MAX_CLOCK, "clock out of range")
         _check(len(self.bots) <= self.seats_taken, "more bots than seats taken")
         for label in self.bots:
             _check(isinstance(label, str) and len(label) <= MAX_LABEL, "bot label too long")
@@ -173,6 +176,7 @@ def encode_announcement(ad: Announcement, identity: Identity) -> bytes:
             "every": ad.every,
             **({"watchers": ad.watchers} if ad.watchers else {}),
             **({"bots": list(ad.bots)} if ad.bots else {}),
+            **({"clock": ad.clock} if ad.clock else {}),
         },
         use_bin_type=True,
     )
@@ -246,6 +250,7 @@ def _announcement(f: dict[str, Any]) -> Announcement:
     addresses = typed("addrs", list)
     watchers = typed("watchers", int) if "watchers" in f else 0
     bots = typed("bots", list) if "bots" in f else []
+    clock = typed("clock", int) if "clock" in f else 0
     _check(len(seats) == 2, "seats is [taken, total]")
     _check(all(type(s) is int for s in seats), "seats are integers")
     try:
@@ -267,4 +272,5 @@ def _announcement(f: dict[str, Any]) -> Announcement:
         every=typed("every", int),
         watchers=watchers,
         bots=tuple(bots),
+        clock=clock,
     )

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import trio
@@ -61,6 +61,7 @@ class PeerOptions:
     discovery: DiscoveryConfig = field(default_factory=DiscoveryConfig)
     port: int = 0
     absent_timeout: float = 120.0
+    table_clock: bool = False  # a joiner takes the timeout the host announces
     is_bot: bool = False
     timings: Path | None = None  # benchmarks: when each play was sent and verified
 
@@ -173,7 +174,8 @@ async def _fill_table(
     seat count current."""
     rules = table.rules
     await front.notify(Notice(f"Table {quoted(table.name)} open on {opts.address}:{table.port}; "
-                              f"waiting for {rules.players - 1} player(s)"))  # fmt: skip
+                              f"waiting for {rules.players - 1} player(s); "
+                              f"{clock_text(opts.absent_timeout)}"))  # fmt: skip
 
     def changed(seats: list[Seat], seat: Seat, change: SeatChange) -> None:
         announcer.update(seats_taken=1 + len(seats), bots=bot_labels(seats))
@@ -247,6 +249,7 @@ async def _announce(
         addresses=[opts.address],
         port=table.port,
         seats_taken=1,
+        clock=round(opts.absent_timeout),
         config=opts.discovery,
         task_status=task_status,
     )
@@ -274,6 +277,8 @@ async def join_game(
     if peer is None:
         info = await _find(opts, table, find_timeout)
         peer, host_key = (info.address, info.announcement.port), info.announcement.host_key
+        if opts.table_clock and info.announcement.clock:
+            opts = replace(opts, absent_timeout=float(info.announcement.clock))
         await front.notify(Notice(_found(info)))
     listener = await _listen(opts.address, opts.port)
     port = listener.socket.getsockname()[1]
@@ -306,8 +311,18 @@ async def join_game(
 
 def _found(info: TableInfo) -> str:
     ad = info.announcement
+    clock = f"; {clock_text(ad.clock)}" if ad.clock else ""
     return (
         f"Found {quoted(ad.table_name)} hosted by {clean(ad.host_name)} ({info.host_fingerprint})"
+        f"{clock}"
+    )
+
+
+def clock_text(timeout: float) -> str:
+    """The table's clocks, as the lobby says them."""
+    return (
+        f"a move is played for you after {timeout * 0.75:.0f} s, "
+        f"a silent seat is taken over after {timeout:.0f} s"
     )
 
 

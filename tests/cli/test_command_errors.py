@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from hearts_p2p.cli import audit
+from hearts_p2p.cli.args import options_from
+from hearts_p2p.cli.main import build_parser
 from hearts_p2p.node.store import DataDir
 
 from .pty_term import free_port, hearts_env
@@ -68,3 +70,10 @@ def test_a_second_process_on_one_data_directory_is_told_what_to_do(tmp_path: Pat
         f"hearts play: another hearts process is using {held.root}; "
         "give this player another --name or --data-dir\n"
     )
+
+
+def test_a_joiner_takes_the_host_s_clock_unless_it_sets_its_own() -> None:
+    mine = options_from(build_parser().parse_args(["join", "T", "--timeout", "30"]))
+    assert (mine.absent_timeout, mine.table_clock) == (30.0, False)
+    theirs = options_from(build_parser().parse_args(["join", "T"]))
+    assert (theirs.absent_timeout, theirs.table_clock) == (120.0, True)

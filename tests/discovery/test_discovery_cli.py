@@ -98,8 +98,9 @@ def test_render_shows_the_watchers_and_the_bots_levels() -> None:
         state=TableState.PLAYING,
         watchers=2,
         bots=("hard", "easy", "hard"),
+        clock=120,
     )
     d.observe(ad, "127.0.0.1", "lo", now=0.0)
     header, row = render(d.tables(now=0.0), now=0.0).splitlines()
-    assert header.split()[4:7] == ["STATE", "WATCHING", "BOTS"]
-    assert re.search(r"playing +2 +2 hard, 1 easy +0s ", row), row
+    assert header.split()[4:8] == ["STATE", "WATCHING", "BOTS", "CLOCK"]
+    assert re.search(r"playing +2 +2 hard, 1 easy +90/120 s +0s ", row), row

@@ -79,10 +79,10 @@ def test_round_trip() -> None:
 
 
 def test_watchers_and_bots_round_trip_and_are_left_out_while_empty() -> None:
-    busy = ad(seats_taken=3, watchers=2, bots=("hard", "bot"))
+    busy = ad(seats_taken=3, watchers=2, bots=("hard", "bot"), clock=90)
     assert decode(encode_announcement(busy, HOST)) == busy
     plain = encode_announcement(ad(), HOST)
-    assert b"watchers" not in plain and b"bots" not in plain
+    assert b"watchers" not in plain and b"bots" not in plain and b"clock" not in plain
 
 
 def test_probe() -> None:
@@ -151,6 +151,9 @@ def test_garbage(data: bytes, expected: str) -> None:
         {"age": -1},
         {"watchers": -1},
         {"watchers": True},
+        {"clock": -1},
+        {"clock": 86_401},
+        {"clock": 1.5},
         {"bots": "hard"},
         {"bots": ["hard", "easy"]},  # more bots than the one seat taken
         {"bots": ["x" * 17]},
