@@ -40,7 +40,7 @@ from .outcome import Abort, CheatError, Termination
 from .seating import SEATING
 from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
-from .tableseat import RoundState
+from .tableseat import Evidence, RoundState
 from .takeover import KINDS as TAKEOVER_KINDS
 from .takeover import RECOVER, VOTE, able, survivors, table_body, take_share, take_vote, vote_body
 
@@ -638,22 +638,26 @@ class GameProtocol:
         self._vote_left()
         return True
 
-    def _take_evidence(self, raw: bytes, about: int) -> bool:
-        """One frame a vote carries: the seat's part of the step, or its leave (True)."""
+    def _take_evidence(self, raw: bytes, about: int) -> Evidence:
+        """One frame a vote carries, judged as if it had come alone: the seat's part of the
+        step, its leave, or nothing of either."""
         s = self._s
         try:
             frame = decode_frame(raw)
         except WireError:
-            return False
+            return Evidence.NOTHING
         if frame.envelope.sender != about or frame.envelope.kind in TAKEOVER_KINDS:
-            return False
+            return Evidence.NOTHING
         if frame.raw not in s.frames:
             self._evidence = True
             try:
                 self._receive(frame)
             finally:
                 self._evidence = False
-        return frame.envelope.kind == "abort" and s.left.get(about) == frame.raw
+        if frame.envelope.kind == "abort":
+            return Evidence.LEFT if s.left.get(about) == frame.raw else Evidence.NOTHING
+        part = s.step.got.get(about)
+        return Evidence.PART if part is not None and part.raw == frame.raw else Evidence.NOTHING
 
     def _takeover(self, msg: SignedMessage) -> None:
         s, env = self._s, msg.envelope
@@ -668,7 +672,11 @@ class GameProtocol:
         r = s.round
         if r is None or r.prev != s.step.prev or s.status is not Status.RUNNING:
             return
-        if r.state is RoundState.RECOVERING:
+        if r.state is RoundState.RECOVERING and r.about == s.me:
+            # This peer is back, but the others have agreed it was gone: its seat is the
+            # table's now, and it says so and stops, blaming no one.
+            sign_abort(s, Termination.LEFT, "the others took this seat over", s.me)
+        elif r.state is RoundState.RECOVERING:
             self._share(r.about)
         elif (
             r.state is RoundState.VOTING

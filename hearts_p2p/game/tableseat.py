@@ -11,7 +11,15 @@ from enum import Enum
 from ..wire import SignedMessage
 from .handflow import HandFlow
 
-__all__ = ["Round", "RoundState", "TableSeat"]
+__all__ = ["Evidence", "Round", "RoundState", "TableSeat"]
+
+
+class Evidence(Enum):
+    """What one frame of a vote's evidence is."""
+
+    NOTHING = "nothing"  # not the seat's, or not of this step
+    LEFT = "left"  # the seat's own signed leave
+    PART = "part"  # the seat's part of the step, taken
 
 
 class RoundState(Enum):
@@ -44,3 +52,4 @@ class Round:
     votes: dict[int, SignedMessage] = field(default_factory=dict)
     shares: dict[int, SignedMessage] = field(default_factory=dict)
     left: bool = False  # the seat signed that it leaves (its abort came as evidence)
+    carried: bool = False  # a vote carried the seat's part of the step

@@ -38,7 +38,7 @@ from .outcome import CheatError
 from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 from .tablebot import table_moon, table_pass, table_play
-from .tableseat import Round, RoundState, TableSeat
+from .tableseat import Evidence, Round, RoundState, TableSeat
 
 __all__ = [
     "ENDINGS",
@@ -111,7 +111,7 @@ def _later(s: GameState, msg: SignedMessage) -> bool:
     return True  # a step completed already: the round it was for is over
 
 
-def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], bool]) -> None:
+def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evidence]) -> None:
     """A survivor's vote; ``take`` judges each evidence frame as if it had come alone, and
     says whether it is the seat's own signed leave."""
     env = msg.envelope
@@ -136,16 +136,19 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], boo
             raise CheatError(voter, why, pair(earlier, msg))
         return
     for raw in evidence:
-        if isinstance(raw, bytes) and take(raw, about):
-            r.left = True  # the seat's own signed leave
+        shown = take(raw, about) if isinstance(raw, bytes) else Evidence.NOTHING
+        r.left |= shown is Evidence.LEFT
+        r.carried |= shown is Evidence.PART
         if s.status is not Status.RUNNING or s.step.prev != env.prev:
             return  # the evidence completed the step: the round is over
     r.votes[voter] = msg
     if voter != s.me:
         s.relays.append(msg)
     if set(survivors(s, about)) <= set(r.votes):
+        # Decided by the votes alone: the seat's own peer, back, holds its part but may not
+        # count it unless a vote carried it.
         step = s.step
-        absent = about in step.senders and not step.has(about) and not step.complete
+        absent = about in step.senders and not r.carried and not (step.any_one and step.complete)
         r.state = RoundState.RECOVERING if r.left or absent else RoundState.PRESENT
 
 
