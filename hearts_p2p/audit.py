@@ -14,8 +14,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from .cards import CARDS
-from .engine import penalty_points
+from .cards import CARDS, cards_of
+from .engine import trick_points
 from .game import (
     Abort,
     GameProtocol,
@@ -86,8 +86,10 @@ class HandSummary:
     points: tuple[int, ...]
     moon: int | None
     totals: tuple[int, ...]
+    exposed: tuple[tuple[str, ...], ...] = ()  # Gong Zhu: each seat's exposed cards
 
     def to_json(self) -> dict[str, Any]:
+        shown = {"exposed": [list(e) for e in self.exposed]} if self.exposed else {}
         return {
             "number": self.number,
             "dealer": self.dealer,
@@ -97,6 +99,7 @@ class HandSummary:
             "points": list(self.points),
             "moon": self.moon,
             "totals": list(self.totals),
+            **shown,
         }
 
 
@@ -412,7 +415,7 @@ def _summary(record: HandRecord, genesis: Genesis) -> HandSummary:
             t.leader,
             tuple((t.seat_of(i, n), str(CARDS[c])) for i, c in enumerate(t.cards)),
             t.winner,
-            penalty_points(rules, sum(1 << c for c in t.cards)),
+            trick_points(rules, sum(1 << c for c in t.cards), h.exposed),
         )
         for t in h.tricks
     )
@@ -426,4 +429,5 @@ def _summary(record: HandRecord, genesis: Genesis) -> HandSummary:
         h.result.points,
         h.result.moon,
         record.totals,
+        tuple(tuple(str(c) for c in cards_of(e or 0)) for e in h.exposures) if h.gongzhu else (),
     )

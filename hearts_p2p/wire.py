@@ -48,10 +48,12 @@ KINDS = frozenset(
         "genesis", "accept", "flip_commit", "flip_reveal",
         "shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "dealt",
         "pass_commit", "pass_reveal", "passed", "play", "moon", "reveal", "end",
+        "expose", "expose_fourth",
         "abort",
     }
 )  # fmt: skip
-"""Every message kind of protocol version 1: the game's steps, and the abort."""
+"""Every message kind of protocol version 1: the game's steps (Gong Zhu's exposures among
+them), and the abort."""
 
 
 class WireError(ValueError):

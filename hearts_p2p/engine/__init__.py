@@ -16,6 +16,7 @@ from .scoring import (
     gongzhu_winners,
     penalty_points,
     score_hand,
+    trick_points,
 )
 from .view import SeatView
 
@@ -43,4 +44,5 @@ __all__ = [
     "penalty_points",
     "position_owner",
     "score_hand",
+    "trick_points",
 ]

@@ -8,6 +8,7 @@ offline audit replays a log through the same code.
 from .events import (
     Aborted,
     CardPlayed,
+    CardsExposed,
     GameEvent,
     GameOver,
     HandRecord,
@@ -34,6 +35,7 @@ __all__ = [
     "Abort",
     "Aborted",
     "CardPlayed",
+    "CardsExposed",
     "CheatError",
     "Chooser",
     "GameEvent",

@@ -16,6 +16,7 @@ from .outcome import Termination
 __all__ = [
     "Aborted",
     "CardPlayed",
+    "CardsExposed",
     "GameEvent",
     "GameOver",
     "HandRecord",
@@ -53,6 +54,15 @@ class HandStarted:
 @dataclass(frozen=True, slots=True)
 class PassReceived:
     source: int
+    cards: tuple[Card, ...]
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class CardsExposed:
+    """A Gong Zhu seat's exposure, proven through the deck (``cards`` empty: it showed none)."""
+
+    seat: int
     cards: tuple[Card, ...]
     view: SeatView
 
@@ -112,6 +122,7 @@ GameEvent = (
     SeatedRoster
     | HandStarted
     | PassReceived
+    | CardsExposed
     | CardPlayed
     | TrickTaken
     | HandScored
