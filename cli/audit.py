@@ -124,6 +124,10 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
         lines.append("Totals: " + ", ".join(
             f"{clean(report.players[s].name)} {t}" for s, t in enumerate(report.totals)
         ))  # fmt: skip
+    if report.results:
+        lines.append("Results (own total × 3 − the others'): " + ", ".join(
+            f"{clean(report.players[s].name)} {r:+d}" for s, r in enumerate(report.results)
+        ))  # fmt: skip
     if report.winners:
         lines.append("Winner: " + ", ".join(clean(report.name(w), 60) for w in report.winners))
     if report.abort:
@@ -154,7 +158,13 @@ def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bo
     def name(seat: int) -> str:
         return clean(report.name(seat), 60)
 
-    out = [f"Hand {hand.number} (dealer {name(hand.dealer)}, pass {hand.pass_direction})"]
+    if hand.exposed:
+        out = [f"Hand {hand.number} (dealer {name(hand.dealer)})"]
+        for seat, cards in enumerate(hand.exposed):
+            if cards:
+                out.append(f"  {name(seat)} exposed {' '.join(_card(style, c) for c in cards)}")
+    else:
+        out = [f"Hand {hand.number} (dealer {name(hand.dealer)}, pass {hand.pass_direction})"]
     for src, dst, cards in hand.passes:
         shown = " ".join(_card(style, c) for c in cards)
         out.append(f"  {name(src)} passed {shown} to {name(dst)}")

@@ -138,6 +138,7 @@ class AuditReport:
     status: AuditStatus = AuditStatus.UNREADABLE
     totals: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    results: tuple[int, ...] = ()  # Gong Zhu: each seat's result by the formula
     abort: AbortSummary | None = None
     final_hash: str = ""
     problems: list[Problem] = field(default_factory=list)
@@ -163,6 +164,7 @@ class AuditReport:
             "hands": [h.to_json() for h in self.hands],
             "totals": list(self.totals),
             "winners": list(self.winners),
+            **({"results": list(self.results)} if self.results else {}),
             "abort": asdict(self.abort) if self.abort is not None else None,
             "final_hash": self.final_hash,
             "problems": [asdict(p) for p in self.problems],
@@ -300,6 +302,7 @@ def _fill_players(genesis: Genesis, proto: GameProtocol, report: AuditReport) ->
         report.totals = tuple(proto.game.totals)
     if proto.result is not None:
         report.winners = proto.result.winners
+        report.results = proto.result.results
 
 
 def _check_order(

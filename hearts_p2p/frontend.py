@@ -16,6 +16,7 @@ from .engine import Action, SeatView
 from .game.events import (
     Aborted,
     CardPlayed,
+    CardsExposed,
     GameEvent,
     GameOver,
     HandRecord,
@@ -30,6 +31,7 @@ from .game.events import (
 __all__ = [
     "Aborted",
     "CardPlayed",
+    "CardsExposed",
     "ChatLine",
     "Event",
     "FrontEnd",
