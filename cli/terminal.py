@@ -13,7 +13,7 @@ from typing import Protocol
 
 import trio
 
-from hearts_p2p.engine import Action, HandPhase, PassCards, PlayCard, SeatView
+from hearts_p2p.engine import Action, Expose, HandPhase, PassCards, PlayCard, SeatView
 from hearts_p2p.frontend import (
     Aborted,
     CardPlayed,
@@ -71,6 +71,9 @@ class TerminalSeat:
     # -- FrontEnd ---------------------------------------------------------------------------
 
     async def choose(self, view: SeatView) -> Action:
+        if view.legal == (Expose(()),):
+            self.screen.line("You have no card you may expose")
+            return view.legal[0]
         self._view = view
         self._choosing = view
         self._activity += 1
