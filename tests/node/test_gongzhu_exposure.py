@@ -46,6 +46,15 @@ class FirstLegal:
         return view.legal[0]
 
 
+def assert_audit_names_the_cheat(table: Table, tmp_path: Path) -> None:
+    """Every honest peer's log audits as a valid aborted game with the cheat proven."""
+    for i, p in enumerate(honest(table)):
+        report = audit_log(write_log(tmp_path / f"honest{i}.log", p.entries))
+        assert report.valid and report.status == "aborted", report.problems
+        assert report.abort is not None and report.abort.confirmed
+        assert report.abort.blamed is not None and report.abort.blamed.endswith(f"(p{CHEATER})")
+
+
 def steps_of(p: GameProtocol) -> list[str]:
     return [decode_frame(e).envelope.step for e in p.entries]
 
@@ -141,7 +150,7 @@ def test_every_peer_sees_each_exposure_with_its_owner() -> None:
             assert record.replay.exposures[seat] == sum(1 << int(c) for c in cards)
 
 
-def test_exposing_a_card_not_held_is_named_by_every_peer() -> None:
+def test_exposing_a_card_not_held_is_named_by_every_peer(tmp_path: Path) -> None:
     """An open of the cheater's own position naming a card it does not hold: the key turns the
     locked point into another card, which every peer sees at once."""
 
@@ -159,9 +168,10 @@ def test_exposing_a_card_not_held_is_named_by_every_peer() -> None:
     cheat_at_exposure(table, body)
     table.run()
     assert_named(table, CHEATER, reason="which position")
+    assert_audit_names_the_cheat(table, tmp_path)
 
 
-def test_exposing_another_seats_position_is_named_by_every_peer() -> None:
+def test_exposing_another_seats_position_is_named_by_every_peer(tmp_path: Path) -> None:
     def body(p: GameProtocol) -> dict[str, Any] | None:
         assert p.flow is not None and p.my_seat is not None
         other = next(i for i, s in enumerate(p.flow.public.holder) if s != p.my_seat)
@@ -173,9 +183,10 @@ def test_exposing_another_seats_position_is_named_by_every_peer() -> None:
     cheat_at_exposure(table, body)
     table.run()
     assert_named(table, CHEATER, reason="which it does not hold")
+    assert_audit_names_the_cheat(table, tmp_path)
 
 
-def test_exposing_a_card_that_cannot_be_exposed_is_named_by_every_peer() -> None:
+def test_exposing_a_card_that_cannot_be_exposed_is_named_by_every_peer(tmp_path: Path) -> None:
     """A true open of a card the cheater holds, but not one of Q♠ J♦ 10♣ A♥."""
 
     def body(p: GameProtocol) -> dict[str, Any] | None:
@@ -188,9 +199,10 @@ def test_exposing_a_card_that_cannot_be_exposed_is_named_by_every_peer() -> None
     cheat_at_exposure(table, body)
     table.run()
     assert_named(table, CHEATER, reason="cannot be exposed")
+    assert_audit_names_the_cheat(table, tmp_path)
 
 
-def test_a_late_exposure_is_named_by_every_peer() -> None:
+def test_a_late_exposure_is_named_by_every_peer(tmp_path: Path) -> None:
     """Once play has begun the cheater sends another exposure for the finished step (a true
     open of a card it kept back): two different messages for one step, which its own
     signatures prove."""
@@ -231,6 +243,36 @@ def test_a_late_exposure_is_named_by_every_peer() -> None:
     assert_named(table, CHEATER, reason="two different messages for one step")
 
 
+def test_an_exposure_sent_during_play_is_named_by_every_peer_and_the_audit(
+    tmp_path: Path,
+) -> None:
+    """On its turn to play the cheater sends an exposure (a true open of a card it holds) as
+    its message for the play step: the step takes a play, not an exposure."""
+    table = Table(GONGZHU, seed=4)
+    done: list[bool] = []
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if player != CHEATER or done or p.choice_needed() is None or p.game is None:
+            return False
+        hand = p.game.hand
+        if p.step.kind is not StepKind.OPEN or hand is None or not hand.tricks:
+            return False
+        assert p.flow is not None and p.flow.deck is not None and p.my_seat is not None
+        held = min(c for c in range(52) if hand.hands[p.my_seat] >> c & 1)
+        shown = {"cards": [p.flow.deck.open(held)[0].to_wire()]}
+        env = replace(forge(p, shown).envelope, kind="expose")
+        assert p.identity is not None
+        send_to_all(table, player, encode_message(p.identity, env))
+        done.append(True)
+        return True
+
+    table.choose = choose
+    table.run()
+    assert done
+    assert_named(table, CHEATER, reason="sent a expose message in hand 1 play.")
+    assert_audit_names_the_cheat(table, tmp_path)
+
+
 def test_a_missed_forced_exposure_is_named_by_the_end_of_hand_replay(tmp_path: Path) -> None:
     """分牌全亮: every exposable card must be exposed; the cheater shows none of its own, which
     only its whole hand shows, so every peer names it once the hand's cards are revealed."""
@@ -250,10 +292,7 @@ def test_a_missed_forced_exposure_is_named_by_the_end_of_hand_replay(tmp_path: P
     assert_named(table, CHEATER, reason="you must expose")
     for p in honest(table):
         assert p.abort is not None and "end-of-hand replay" in p.abort.reason
-    report = audit_log(write_log(tmp_path / "missed.log", honest(table)[0].entries))
-    assert report.valid, report.problems
-    assert report.abort is not None and report.abort.blamed is not None
-    assert report.abort.blamed.endswith(f"(p{CHEATER})")
+    assert_audit_names_the_cheat(table, tmp_path)
 
 
 def test_the_fourth_card_is_shown_by_its_holder_under_force_fourth() -> None:
