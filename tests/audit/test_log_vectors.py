@@ -39,6 +39,8 @@ HONEST = {
     "moon_choice.log",
     "moon_negative.log",
     "ties_play_on.log",
+    "gongzhu.log",
+    "gongzhu_all_hearts.log",
 }
 STOPPED = {
     "renege_caught.log",
@@ -47,6 +49,8 @@ STOPPED = {
     "equivocation.log",
     "left.log",
     "claim.log",
+    "gongzhu_false_exposure.log",
+    "gongzhu_missed_exposure.log",
 }
 
 
@@ -142,6 +146,35 @@ def test_the_rule_vectors_show_what_they_are_for() -> None:
     first = ties["hands"][0]["totals"]
     assert max(first) >= 1 and first.count(min(first)) > 1 and len(ties["hands"]) == 2
     assert len(ties["winners"]) == 1
+
+
+def test_the_gongzhu_vectors_show_their_exposures_and_cheats() -> None:
+    game = report("gongzhu.log")
+    assert game["rules"].startswith("Gong Zhu")
+    (hand,) = game["hands"]
+    assert sorted(c for cards in hand["exposed"] for c in cards) == sorted(
+        ["Q♠", "J♦", "10♣", "A♥"]
+    )
+    assert not hand["passes"] and sum(game["results"]) == 0
+    log = read_log(DIR / "gongzhu.log").entries
+    kinds = [decode_frame(e).envelope.kind for e in log]
+    assert kinds.count("expose") == 4 and "pass_commit" not in kinds
+    (all_hearts,) = report("gongzhu_all_hearts.log")["hands"]
+    taken = [
+        sum(
+            1
+            for t in all_hearts["tricks"]
+            for p in t["plays"]
+            if t["winner"] == s and p["card"].endswith("♥")
+        )
+        for s in range(4)
+    ]
+    assert 13 in taken and max(all_hearts["points"]) > 0
+    false = EXPECTED["gongzhu_false_exposure.log"]["abort"]
+    assert false["blamed"].endswith("(cat)") and "exposed Q♠, which position" in false["reason"]
+    missed = EXPECTED["gongzhu_missed_exposure.log"]["abort"]
+    assert missed["blamed"].endswith("(cat)")
+    assert missed["reason"].startswith("hand 1, the exposure: you must expose ")
 
 
 def test_a_heart_is_led_after_the_queen_before_hearts_are_broken() -> None:
