@@ -153,13 +153,16 @@ class SeatDeck:
         return self._emit(Open(self.seat, i, card, key, nonce)) + self._advance()
 
     def show(self, card: int) -> Open:
-        """Expose ``card`` (Gong Zhu): the open a play of it would send, the card kept."""
-        if self.phase is not Phase.PLAY or self.public.opened:
-            raise DeckUsageError(f"no card can be exposed now (phase {self.phase.name})")
+        """Show ``card`` and keep it (a Gong Zhu exposure, a claim): the open a play of it would
+        send."""
+        if self.phase is not Phase.PLAY:
+            raise DeckUsageError(f"no card can be shown now (phase {self.phase.name})")
         where = {self._cards[i]: i for i in self.public.holding(self.seat) if i in self._cards}
         if card not in where:
             raise DeckUsageError(f"{CARDS[card]} is not in this seat's hand")
         i = where[card]
+        if i in self._received:
+            return Open(self.seat, i, card, *self._received[i])
         return Open(self.seat, i, card, scalar_bytes(self._locks[i]), self._nonces[i])
 
     def alarm(self, reason: str) -> list[Message]:

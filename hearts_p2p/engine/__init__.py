@@ -4,7 +4,7 @@ randomness).
 Every peer, every bot and the offline audit run this same code.
 """
 
-from .actions import Action, ChooseMoon, Expose, IllegalActionError, PassCards, PlayCard
+from .actions import Action, ChooseMoon, Claim, Expose, IllegalActionError, PassCards, PlayCard
 from .game import Game, GameResult, deal_hands, position_owner
 from .hand import DealError, HandPhase, HandState, Trick
 from .scoring import (
@@ -25,6 +25,7 @@ __all__ = [
     "GONGZHU_SCORING_MASK",
     "Action",
     "ChooseMoon",
+    "Claim",
     "DealError",
     "Expose",
     "Game",

@@ -19,6 +19,7 @@ __all__ = [
     "CardsExposed",
     "GameEvent",
     "GameOver",
+    "HandClaimed",
     "HandRecord",
     "HandScored",
     "HandStarted",
@@ -75,6 +76,17 @@ class CardPlayed:
 
 
 @dataclass(frozen=True, slots=True)
+class HandClaimed:
+    """A claim of the rest (摊牌), the claimer's hand shown; ``refusal`` says why it does not
+    hold (None: the hand ends, the claimer taking every card still out)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    refusal: str | None
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
 class TrickTaken:
     winner: int
     cards: tuple[tuple[int, Card], ...]
@@ -124,6 +136,7 @@ GameEvent = (
     | PassReceived
     | CardsExposed
     | CardPlayed
+    | HandClaimed
     | TrickTaken
     | HandScored
     | HandRecord

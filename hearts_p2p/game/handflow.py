@@ -152,17 +152,20 @@ class HandFlow:
         assert self.deck is not None
         return [self.deck.show(c).to_wire() for c in sorted(cards)]
 
-    def accept_shows(self, seat: int, bodies: object) -> int:
-        """Check an exposure: each entry an open, by ``seat``, of a card it holds, in card
-        order; return the mask of the cards shown. Raises a ``DeckError`` naming the culprit."""
-        if not isinstance(bodies, list) or len(bodies) > MAX_SHOWN:
-            raise DeckCheatError(seat, "sent an exposure that is not a list of opens")
+    def accept_shows(self, seat: int, bodies: object, limit: int = MAX_SHOWN) -> int:
+        """Check cards shown and kept (an exposure, a claim's hand): each entry an open, by
+        ``seat``, of a card it holds, in card order, at most ``limit``; return the mask of the
+        cards shown. Raises a ``DeckError`` naming the culprit."""
+        if not isinstance(bodies, list) or len(bodies) > limit:
+            raise DeckCheatError(
+                seat, f"sent a list of shown cards that is not {limit} opens or fewer"
+            )
         cards: list[int] = []
         for body in bodies:
             msg = self._parse(StepKind.OPEN, seat, body)
             assert isinstance(msg, Open)
             if cards and msg.card <= cards[-1]:
-                raise DeckCheatError(seat, "sent an exposure whose cards are not in order")
+                raise DeckCheatError(seat, "sent shown cards that are not in card order")
             self.public.check_show(msg)
             cards.append(msg.card)
         return mask_of(cards)

@@ -24,6 +24,7 @@ from ..engine import (
     SeatView,
     trick_points,
 )
+from .claims import with_claims
 from .events import (
     CardPlayed,
     GameOver,
@@ -314,7 +315,9 @@ HAND_STEPS: dict[StepKind, StepRule] = {
     StepKind.PASS_COMMIT: StepRule(_check_deck, _after_deck_step, _send_pass),
     StepKind.PASS_REVEAL: _DECK,
     StepKind.PASSED: _CHECKPOINT,
-    StepKind.OPEN: StepRule(_check_open, _after_open, nothing_to_send),
+    StepKind.OPEN: with_claims(
+        StepRule(_check_open, _after_open, nothing_to_send), again=_start_play, then=_after_tricks
+    ),
     StepKind.MOON: StepRule(_check_moon, _after_tricks, nothing_to_send),
     StepKind.REVEAL: StepRule(_check_deck, _end_hand, _send_deck),
     StepKind.END: StepRule(_check_end, _finish, _send_end),

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import mask_of
-from ..engine import ChooseMoon, Expose, IllegalActionError, PassCards, PlayCard
+from ..engine import ChooseMoon, Claim, Expose, IllegalActionError, PassCards, PlayCard
 from ..engine.hand import HandState
 from ..rules import Rules
 
 __all__ = ["ReplayFault", "replay_hand"]
 
-HandAction = PassCards | PlayCard | ChooseMoon | Expose
+HandAction = PassCards | PlayCard | ChooseMoon | Expose | Claim
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,8 @@ def replay_hand(
     actions: Sequence[tuple[int, HandAction]],
 ) -> HandState:
     """Replay hand ``number`` from the true deal (a mask per seat), the true passes (a mask per
-    seat, ignored in a no-pass hand) and the seats' exposures, plays and moon choice, in order."""
+    seat, ignored in a no-pass hand) and the seats' exposures, plays, claim and moon choice, in
+    order."""
     replay = HandState.deal(rules, number, list(dealt))
     seat, where = 0, f"hand {number}, the pass"
     try:
@@ -55,6 +56,9 @@ def replay_hand(
             elif isinstance(action, Expose):
                 where += ", the exposure"
                 replay.apply_expose(seat, mask_of(action.cards))
+            elif isinstance(action, Claim):
+                where += f", the claim at trick {len(replay.tricks) + 1}"
+                replay.apply_claim(seat, mask_of(action.cards))
             elif isinstance(action, ChooseMoon):
                 replay.apply_moon_choice(seat, action.add_to_others)
     except IllegalActionError as e:

@@ -171,7 +171,7 @@ def test_the_gongzhu_vectors_show_their_exposures_and_cheats() -> None:
     ]
     assert 13 in taken and max(all_hearts["points"]) > 0
     false = EXPECTED["gongzhu_false_exposure.log"]["abort"]
-    assert false["blamed"].endswith("(cat)") and "exposed Q♠, which position" in false["reason"]
+    assert false["blamed"].endswith("(cat)") and "showed Q♠, which position" in false["reason"]
     missed = EXPECTED["gongzhu_missed_exposure.log"]["abort"]
     assert missed["blamed"].endswith("(cat)")
     assert missed["reason"].startswith("hand 1, the exposure: you must expose ")
