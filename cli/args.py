@@ -202,6 +202,12 @@ def _rules(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--target", type=int, help="the game ends at this total (100; 500 spot)")
     g.add_argument("--ties", choices=[t.value for t in Ties], help="shared or play_on")
+    g.add_argument(
+        "--claims",
+        action="store_true",
+        help="the player on lead may claim the rest when its cards win every trick (Gong Zhu "
+        "always allows it)",
+    )
     gz = p.add_argument_group("Gong Zhu rules (with --game gongzhu)")
     gz.add_argument("--limit", type=int, help="the game ends once a total is -LIMIT or less (1000)")
     for flag, label in _GONGZHU_FLAGS.items():
@@ -261,6 +267,7 @@ _HEARTS_FLAGS = {
     "queen_breaks_hearts": "--queen-breaks-hearts",
     "target": "--target",
     "ties": "--ties",
+    "claims": "--claims",
 }
 
 
@@ -301,6 +308,7 @@ def _hearts_rules(args: argparse.Namespace) -> Rules:
         "queen_breaks_hearts": True if args.queen_breaks_hearts else None,
         "target": args.target,
         "ties": args.ties,
+        "claims": True if args.claims else None,
     }
     d.update({k: v for k, v in overrides.items() if v is not None})
     return Rules.from_dict(d)

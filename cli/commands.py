@@ -13,6 +13,7 @@ from hearts_p2p.cards import Card, CardParseError
 from hearts_p2p.engine import (
     Action,
     ChooseMoon,
+    Claim,
     Expose,
     HandPhase,
     PassCards,
@@ -26,6 +27,7 @@ HELP = """commands:
   three cards, e.g. qs ah 2d  choose them to pass at the start of a hand; Enter sends them
   undo                        choose the cards to pass again, until you send them
   cards to expose, e.g. qs jd Gong Zhu, before the first lead: expose them (none: expose none)
+  claim                       on lead, take the rest when every card of yours must win
   hint                        what the Monte-Carlo bot would play from your seat, and why
   hand                        your hand, the trick so far and whose turn it is
   scores                      the scores, with the points taken in this hand
@@ -84,6 +86,8 @@ def parse_line(line: str, view: SeatView | None) -> Command | Action | None:
         words = rest  # "play qs", "pass qs ah 2d" and "expose qs" mean what they say
     if view is None or not view.legal:
         raise NotYourTurn("not your turn")
+    if lower == "claim" and not rest.strip():
+        return _claim(view)
     if view.phase is HandPhase.MOON_CHOICE:
         return _moon(lower)
     if view.phase is HandPhase.EXPOSE:
@@ -161,6 +165,18 @@ def _expose(cards: list[Card], view: SeatView) -> Expose:
 
 def _listed(cards: set[Card]) -> str:
     return " ".join(str(c) for c in sorted(cards)) or "nothing"
+
+
+def _claim(view: SeatView) -> Claim:
+    """The claim of the rest, when it holds; the terminal never sends one that would be refused."""
+    claims = [a for a in view.legal if isinstance(a, Claim)]
+    if claims:
+        return claims[0]
+    if view.phase is not HandPhase.PLAYING or view.trick is not None or not view.tricks:
+        raise InputError("you may claim only on lead, from the second trick on")
+    if not view.rules.is_gongzhu and not view.rules.claims:
+        raise InputError("this table plays without claims")
+    raise InputError("no claim: a card of yours could still lose a trick")
 
 
 def _moon(word: str) -> ChooseMoon:

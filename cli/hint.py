@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hearts_p2p.bots import GongZhuMonteCarloBot, MonteCarloBot
 from hearts_p2p.cards import QUEEN_SPADES, Card, Suit
-from hearts_p2p.engine import Action, ChooseMoon, Expose, PassCards, PlayCard, SeatView
+from hearts_p2p.engine import Action, ChooseMoon, Claim, Expose, PassCards, PlayCard, SeatView
 from hearts_p2p.engine.scoring import trick_points
 
 from .render import Style, points_text
@@ -33,6 +33,8 @@ def hint_line(view: SeatView, action: Action, deals: int, style: Style) -> str:
     if isinstance(action, PassCards):
         cards = style.cards(action.cards or ())
         return f"hint: pass {cards} — the cards most likely to take points for you ({source})"
+    if isinstance(action, Claim):
+        return f"hint: claim — every card of yours wins a trick: take the rest now ({source})"
     if isinstance(action, Expose):
         if not action.cards:
             return f"hint: none — exposing would double what you stand to lose ({source})"

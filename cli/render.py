@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from hearts_p2p.cards import QUEEN_SPADES, Card, Suit
-from hearts_p2p.engine import Expose, HandPhase, PlayCard, SeatView, gongzhu_results
+from hearts_p2p.engine import Claim, Expose, HandPhase, PlayCard, SeatView, gongzhu_results
 from hearts_p2p.engine.view import TrickView
 from hearts_p2p.frontend import (
     Aborted,
@@ -23,6 +23,7 @@ from hearts_p2p.frontend import (
     ChatLine,
     Event,
     GameOver,
+    HandClaimed,
     HandScored,
     HandStarted,
     Notice,
@@ -225,6 +226,8 @@ class Screen:
         if view.phase is HandPhase.PLAYING:
             lines.append(self.situation(view))
         lines.append(f"Your hand: {self.hand(view)}")
+        if any(isinstance(a, Claim) for a in view.legal):
+            lines.append("(every card of yours wins: type claim to take the rest)")
         return lines
 
     def situation(self, view: SeatView) -> str:
@@ -364,6 +367,8 @@ class Screen:
                 lead = " leads" if len(ev.view.trick.plays if ev.view.trick else ()) == 1 else ""
                 self.line(f"  {self.who(ev.seat)}{lead or ' plays'} {self.style.card(ev.card)}")
             self._news(ev)
+        elif isinstance(ev, HandClaimed):
+            self._claimed(ev)
         elif isinstance(ev, TrickTaken):
             self._trick_taken(ev)
         elif isinstance(ev, HandScored):
@@ -392,6 +397,17 @@ class Screen:
         if ev.view.hearts_broken and self._broken is False and not ev.view.rules.is_gongzhu:
             self.line(f"  (hearts are broken by {self.who(ev.seat)})")
         self._broken = ev.view.hearts_broken
+
+    def _claimed(self, ev: HandClaimed) -> None:
+        who = "You claim" if ev.seat == self.you else f"{self.who(ev.seat)} claims"
+        self.line(f"{who} the rest, showing {self.style.cards(ev.cards)}")
+        if ev.refusal is not None:
+            self.line(f"  (refused: {clean(ev.refusal, 200)}; play goes on)")
+        else:
+            taken = ev.view.points_taken[ev.seat]
+            self.line(
+                f"  (granted: every card still out goes to the claimer · {points_text(taken)})"
+            )
 
     def _roster(self, ev: SeatedRoster) -> None:
         self.you = ev.you

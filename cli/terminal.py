@@ -20,6 +20,7 @@ from hearts_p2p.frontend import (
     CardsExposed,
     Event,
     GameOver,
+    HandClaimed,
     HandScored,
     HandStarted,
     PassReceived,
@@ -95,7 +96,14 @@ class TerminalSeat:
     async def notify(self, event: Event) -> None:
         self._activity += 1
         if isinstance(
-            event, HandStarted | PassReceived | CardsExposed | CardPlayed | TrickTaken | HandScored
+            event,
+            HandStarted
+            | PassReceived
+            | CardsExposed
+            | CardPlayed
+            | HandClaimed
+            | TrickTaken
+            | HandScored,
         ):
             self._view = event.view
         if isinstance(event, TrickTaken):

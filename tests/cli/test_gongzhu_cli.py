@@ -8,17 +8,23 @@ import random
 
 import pytest
 
-from hearts_p2p.cards import Card
+from hearts_p2p.cards import Card, mask_of, parse_cards
 from hearts_p2p.cli.args import rules_from
 from hearts_p2p.cli.commands import InputError, parse_line
 from hearts_p2p.cli.main import build_parser
 from hearts_p2p.cli.render import Screen, Style
-from hearts_p2p.engine import Expose, HandPhase, SeatView
+from hearts_p2p.engine import Claim, Expose, HandPhase, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
-from hearts_p2p.frontend import CardsExposed
+from hearts_p2p.frontend import CardsExposed, HandClaimed
 from hearts_p2p.rules import GameKind, Rules, RulesError
 
 GZ = Rules(game=GameKind.GONGZHU)
+SUITS = (
+    "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+    "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+    "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+    "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+)
 EXPOSABLE = [Card.parse(c) for c in ("QS", "JD", "TC", "AH")]
 
 
@@ -119,3 +125,58 @@ def _dealt(seed: int) -> Game:
     game = Game(GZ)
     game.start_hand(deal_hands(GZ, 1, random.Random(seed)))
     return game
+
+
+def test_claims_are_a_hearts_flag_and_always_gong_zhu_s() -> None:
+    assert rules_of("--claims") == Rules(claims=True)
+    with pytest.raises(RulesError, match="--claims: Hearts rules, not for --game gongzhu"):
+        rules_of("--game", "gongzhu", "--claims")
+
+
+def claiming_view() -> SeatView:
+    """Seat 0, holding every club, on lead after the first trick: a claim that holds."""
+    game = Game(GZ)
+    game.start_hand([mask_of(parse_cards(s)) for s in SUITS])
+    for seat in range(4):
+        game.apply(seat, Expose(()))
+    for seat, c in enumerate(("2C", "2D", "2S", "2H")):
+        game.apply(seat, PlayCard(Card.parse(c)))
+    return SeatView.of(game, 0)
+
+
+def test_claim_typed_when_it_holds_and_refused_with_a_reason_when_not() -> None:
+    view = claiming_view()
+    assert parse_line("claim", view) == Claim(view.hand)
+    out = io.StringIO()
+    screen = Screen(out, Style(unicode=True, color=False))
+    assert "(every card of yours wins: type claim to take the rest)" in screen.turn_lines(view)
+    no = exposing_view()
+    with pytest.raises(InputError, match="you may claim only on lead, from the second trick on"):
+        parse_line("claim", no)
+    game = Game(Rules())
+    game.start_hand([mask_of(parse_cards(s)) for s in SUITS])
+    while game.hand is not None and game.hand.phase is HandPhase.PASSING:
+        seat = game.to_act()[0]
+        game.apply(seat, SeatView.of(game, seat).legal[0])
+    h = game.hand
+    assert h is not None
+    while len(h.tricks) < 1:
+        seat = game.to_act()[0]
+        game.apply(seat, SeatView.of(game, seat).legal[0])
+    lead = game.to_act()[0]
+    with pytest.raises(InputError, match="this table plays without claims"):
+        parse_line("claim", SeatView.of(game, lead))
+
+
+def test_a_claim_is_shown_with_what_it_showed_and_how_it_went() -> None:
+    view = claiming_view()
+    out = io.StringIO()
+    screen = Screen(out, Style(unicode=True, color=False))
+    screen.you = 2
+    screen.names = {s: f"P{s}" for s in range(4)}
+    screen.event(HandClaimed(0, view.hand, "3♦ does not win every trick: A♦ is still out", view))
+    screen.event(HandClaimed(0, view.hand, None, view))
+    text = out.getvalue()
+    assert "P0 (across) claims the rest, showing 3♣ 4♣" in text
+    assert "  (refused: 3♦ does not win every trick: A♦ is still out; play goes on)\n" in text
+    assert "  (granted: every card still out goes to the claimer · " in text
