@@ -36,7 +36,15 @@ from hearts_p2p.cards import CARDS, HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES, TE
 from hearts_p2p.chain import GENESIS_HEAD, chain
 from hearts_p2p.deck import SeatDeck
 from hearts_p2p.deck.passbox import seal_box
-from hearts_p2p.engine import EXPOSABLE_MASK, Action, Expose, HandPhase, PlayCard, SeatView
+from hearts_p2p.engine import (
+    EXPOSABLE_MASK,
+    Action,
+    Claim,
+    Expose,
+    HandPhase,
+    PlayCard,
+    SeatView,
+)
 from hearts_p2p.engine.hand import HandState
 from hearts_p2p.game import GameProtocol, Genesis, HandRecord, Player, Status, StepKind
 from hearts_p2p.identity import Identity
@@ -485,6 +493,31 @@ def exposing(policy: Policy) -> Policy:
     return choose
 
 
+def claiming(seat: int, view: SeatView) -> Action:
+    """A seat that claims the rest whenever it holds; otherwise its first legal action."""
+    claims = [a for a in view.legal if isinstance(a, Claim)]
+    return claims[0] if claims else lowest(seat, view)
+
+
+def claims_too_soon(claimer: int) -> Chooser:
+    """``claimer`` claims once on lead with a hand that can still lose a trick: refused."""
+    done: list[bool] = []
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if player != claimer or done or p.choice_needed() is None or p.game is None:
+            return False
+        hand, seat = p.game.hand, p.my_seat
+        assert hand is not None and seat is not None
+        if hand.trick or not hand.tricks or hand.claim_refusal(seat, hand.hands[seat]) is None:
+            return False
+        assert p.flow is not None
+        p._send(p.step.name, {"claim": p.flow.make_shows(cards_of(hand.hands[seat]))})
+        done.append(True)
+        return True
+
+    return choose
+
+
 def false_exposure(cheater: int) -> tuple[Chooser, Tamper]:
     """``cheater`` exposes a card it does not hold: the open of its lowest card's position with
     that position's true key, naming another exposable card. The chooser makes the body from
@@ -561,6 +594,25 @@ def gongzhu_vectors() -> dict[str, tuple[str, bytes]]:
         f"{records[0].replay.result.points[taker]:+d}",  # type: ignore[union-attr]
         log_bytes(finished(protos, 1)),
     )
+    protos = play(rules=GONGZHU, salt=b"gz0", policy=exposing(claiming))
+    out["gongzhu_claim.log"] = (
+        f"the game of gongzhu.log with every seat claiming the rest as soon as its claim holds "
+        f"(salt gz0): {_claims(protos)}",
+        log_bytes(finished(protos, 1)),
+    )
+    protos = play(claims_too_soon(CHEATER), rules=GONGZHU, salt=b"gz0")
+    out["gongzhu_claim_refused.log"] = (
+        f"{NAMES[CHEATER]} claims the rest on lead while a card of its own can still lose "
+        "(salt gz0): the claim is logged and refused, blaming no one, and the same seat plays in "
+        "a play step of the same number; the game finishes",
+        log_bytes(finished(protos, 1)),
+    )
+    protos = play(rules=Rules(claims=True, target=10), salt=b"c0", policy=claiming)
+    out["hearts_claim.log"] = (
+        f"Hearts with claims, to 10 points (salt c0), every seat claiming as soon as its claim "
+        f"holds: {_claims(protos)}",
+        log_bytes(finished(protos, protos[0].game.number if protos[0].game else 0)),
+    )
     choose, tamper = false_exposure(CHEATER)
     protos = play(choose, rules=GONGZHU, salt=b"gz0", tamper=tamper)
     out["gongzhu_false_exposure.log"] = (
@@ -618,6 +670,16 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
         log_bytes(protos[0].entries),
     )
     return out
+
+
+def _claims(protos: list[GameProtocol]) -> str:
+    """Who claimed, at which step, in player 0's log."""
+    envs = [decode_frame(e).envelope for e in protos[0].entries]
+    made = [
+        f"{NAMES[env.sender]} at hand {env.hand} {env.step}" for env in envs if "claim" in env.body
+    ]
+    assert made, "nobody claimed"
+    return "claims by " + ", ".join(made)
 
 
 def _name_at(protos: list[GameProtocol], seat: int) -> str:

@@ -41,6 +41,9 @@ HONEST = {
     "ties_play_on.log",
     "gongzhu.log",
     "gongzhu_all_hearts.log",
+    "gongzhu_claim.log",
+    "gongzhu_claim_refused.log",
+    "hearts_claim.log",
 }
 STOPPED = {
     "renege_caught.log",
@@ -175,6 +178,17 @@ def test_the_gongzhu_vectors_show_their_exposures_and_cheats() -> None:
     missed = EXPECTED["gongzhu_missed_exposure.log"]["abort"]
     assert missed["blamed"].endswith("(cat)")
     assert missed["reason"].startswith("hand 1, the exposure: you must expose ")
+
+
+def test_the_claim_vectors_end_hands_early_or_play_on() -> None:
+    for name in ("gongzhu_claim.log", "hearts_claim.log"):
+        hands = report(name)["hands"]
+        assert any(len(h["tricks"]) < 13 for h in hands), name
+    envs = [decode_frame(e).envelope for e in read_log(DIR / "gongzhu_claim_refused.log").entries]
+    i = next(k for k, env in enumerate(envs) if "claim" in env.body)
+    assert (envs[i + 1].step, envs[i + 1].sender) == (envs[i].step, envs[i].sender)
+    assert "card" in envs[i + 1].body
+    assert len(report("gongzhu_claim_refused.log")["hands"][0]["tricks"]) == 13
 
 
 def test_a_heart_is_led_after_the_queen_before_hearts_are_broken() -> None:
