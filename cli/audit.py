@@ -174,6 +174,8 @@ def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bo
             pts = f" ({points_text(t.points)})" if t.points else ""
             arrow = "→" if style.unicode else "->"
             out.append(f"  trick {i}: {plays} {arrow} {name(t.winner)}{pts}")
+    if hand.claimed is not None:
+        out.append(f"  {name(hand.claimed)} claimed the rest")
     if hand.moon is not None:
         out.append(f"  {name(hand.moon)} shot the moon")
     short = [clean(_player(report, s)) for s in range(len(hand.points))]

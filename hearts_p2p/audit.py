@@ -87,9 +87,12 @@ class HandSummary:
     moon: int | None
     totals: tuple[int, ...]
     exposed: tuple[tuple[str, ...], ...] = ()  # Gong Zhu: each seat's exposed cards
+    claimed: int | None = None  # the seat whose claim took the tricks not played
 
     def to_json(self) -> dict[str, Any]:
-        shown = {"exposed": [list(e) for e in self.exposed]} if self.exposed else {}
+        shown: dict[str, Any] = {"exposed": [list(e) for e in self.exposed]} if self.exposed else {}
+        if self.claimed is not None:
+            shown["claimed"] = self.claimed
         return {
             "number": self.number,
             "dealer": self.dealer,
@@ -433,4 +436,5 @@ def _summary(record: HandRecord, genesis: Genesis) -> HandSummary:
         h.result.moon,
         record.totals,
         tuple(tuple(str(c) for c in cards_of(e or 0)) for e in h.exposures) if h.gongzhu else (),
+        h.claimed,
     )
