@@ -14,7 +14,7 @@ from hearts_p2p.game import GameProtocol, Status, StepKind
 from hearts_p2p.rules import GameKind, Rules
 from hearts_p2p.wire import decode_frame
 
-from .table import Table, forge, send_to_all
+from .table import GAME_ID, Table, forge, send_to_all
 from .test_cheats import CHEATER, assert_named, write_log
 from .test_gongzhu_exposure import assert_audit_names_the_cheat
 
@@ -181,3 +181,26 @@ def test_the_terminal_and_bots_see_claims_as_an_action() -> None:
     assert offered
     for legal in offered:
         assert isinstance(legal[0], PlayCard) and isinstance(legal[-1], Claim)
+
+
+def test_a_gongzhu_peer_resumes_from_its_log_inside_the_exposure_and_after_a_claim() -> None:
+    """Cut a peer's log inside the expose step and right after a claim: a fresh protocol resumed
+    from it and then given the rest reaches the same end with the same log."""
+    table = Table(GONGZHU, seed=3)
+    table.seats = [Claimer(bot) for bot in table.seats]
+    table.run()
+    player = 1
+    full = table.protos[player].entries
+    envs = [decode_frame(e).envelope for e in full]
+    cuts = [
+        next(i for i, env in enumerate(envs) if env.step == "expose") + 2,
+        next(i for i, env in enumerate(envs) if "claim" in env.body) + 1,
+    ]
+    for cut in cuts:
+        secret = bytes([player + 9]) * 32
+        p = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[player], secret)
+        p.resume(full[:cut])
+        for entry in full[cut:]:
+            p.receive(decode_frame(entry))
+        assert p.status is Status.FINISHED, (cut, p.abort)
+        assert p.entries == full
