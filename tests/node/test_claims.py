@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from hearts_p2p.audit import audit_log
+from hearts_p2p.bots import make_bot
+from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.cards import cards_of
 from hearts_p2p.deck import Open
-from hearts_p2p.engine import Action, Claim, PlayCard, SeatView
+from hearts_p2p.engine import Action, Claim, Expose, Game, PlayCard, SeatView
 from hearts_p2p.game import GameProtocol, Status, StepKind
 from hearts_p2p.rules import GameKind, Rules
 from hearts_p2p.wire import decode_frame
@@ -204,3 +206,15 @@ def test_a_gongzhu_peer_resumes_from_its_log_inside_the_exposure_and_after_a_cla
             p.receive(decode_frame(entry))
         assert p.status is Status.FINISHED, (cut, p.abort)
         assert p.entries == full
+
+
+async def test_a_bot_peer_takes_a_claim_the_game_offers() -> None:
+    game = Game(GONGZHU)
+    game.start_hand([0x1FFF << (13 * s) for s in range(4)])  # each seat one whole suit
+    for seat in range(4):
+        game.apply(seat, Expose(()))
+    for seat in range(4):
+        game.apply(seat, SeatView.of(game, seat).legal[0])
+    view = SeatView.of(game, 0)
+    assert await BotSeat(make_bot("heuristic", 1)).choose(view) == view.legal[-1]
+    assert isinstance(view.legal[-1], Claim)
