@@ -14,7 +14,7 @@ from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig
 from hearts_p2p.netif import ENV_INTERFACE, interfaces_from
 from hearts_p2p.node.session import PeerOptions
 from hearts_p2p.node.store import default_data_dir
-from hearts_p2p.rules import PRESETS, Moon, Rules, RulesError, Ties
+from hearts_p2p.rules import PRESETS, GameKind, Moon, Rules, RulesError, Ties
 
 from .levels import CHOICES, Level
 
@@ -179,6 +179,12 @@ def _common(p: argparse.ArgumentParser) -> None:
 def _rules(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("rules")
     g.add_argument(
+        "--game",
+        choices=[k.value for k in GameKind],
+        default=GameKind.HEARTS.value,
+        help="hearts (the default) or gongzhu (拱猪: exposures, the pig, the sheep)",
+    )
+    g.add_argument(
         "--preset",
         choices=sorted(PRESETS),
         help="standard (Microsoft, the default), omnibus (J♦ −10), spot (hearts by rank, to 500)",
@@ -197,6 +203,16 @@ def _rules(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--target", type=int, help="the game ends at this total (100; 500 spot)")
     g.add_argument("--ties", choices=[t.value for t in Ties], help="shared or play_on")
+    g.add_argument(
+        "--claims",
+        action="store_true",
+        help="the player on lead may claim the rest when its cards win every trick (Gong Zhu "
+        "always allows it)",
+    )
+    gz = p.add_argument_group("Gong Zhu rules (with --game gongzhu)")
+    gz.add_argument("--limit", type=int, help="the game ends once a total is -LIMIT or less (1000)")
+    for flag, label in _GONGZHU_FLAGS.items():
+        gz.add_argument(f"--{flag.replace('_', '-')}", action="store_true", help=label)
 
 
 def _json(p: argparse.ArgumentParser) -> None:
@@ -235,10 +251,53 @@ def _bot_delay(p: argparse.ArgumentParser) -> None:
     )
 
 
+_GONGZHU_FLAGS = {
+    "expose_all": "分牌全亮: Q♠ J♦ 10♣ A♥ must all be exposed",
+    "expose_all_but_sheep": "除羊全亮: Q♠ 10♣ A♥ must be exposed, J♦ may not be",
+    "hearts_by_rank": "按点计分: 2♥..10♥ score minus their rank (4♥ −10)",
+    "force_fourth": "逼明: once three are exposed, the fourth's holder must expose it",
+    "same_colour_discard": "同色垫牌: a discard off the led colour takes the trick",
+    "partners": "打对家: seats across are partners, their results add up",
+}
+_HEARTS_FLAGS = {
+    "preset": "--preset",
+    "no_passing": "--no-passing",
+    "moon": "--moon",
+    "jack_of_diamonds": "--jack-of-diamonds",
+    "spot_hearts": "--spot-hearts",
+    "queen_breaks_hearts": "--queen-breaks-hearts",
+    "target": "--target",
+    "ties": "--ties",
+    "claims": "--claims",
+}
+
+
 def rules_from(args: argparse.Namespace) -> Rules:
+    if args.game == GameKind.GONGZHU.value:
+        return _gongzhu_rules(args)
+    given = [f"--{f.replace('_', '-')}" for f in _GONGZHU_FLAGS if getattr(args, f)]
+    if args.limit is not None:
+        given.insert(0, "--limit")
+    if given:
+        raise RulesError(f"{', '.join(given)}: Gong Zhu rules, for --game gongzhu")
+    return _hearts_rules(args)
+
+
+def _gongzhu_rules(args: argparse.Namespace) -> Rules:
+    given = [flag for name, flag in _HEARTS_FLAGS.items() if getattr(args, name)]
+    if given:
+        raise RulesError(f"{', '.join(given)}: Hearts rules, not for --game gongzhu")
+    if args.limit is not None and args.limit < 1:  # 0 would mean "the default" to Rules
+        raise RulesError(f"--limit must be from 1 to 10000, not {args.limit}")
+    d: dict[str, Any] = {f: bool(getattr(args, f)) for f in _GONGZHU_FLAGS}
+    d |= {"game": GameKind.GONGZHU.value, "limit": args.limit or 0, "players": args.players or 4}
+    return Rules.from_dict(d)
+
+
+def _hearts_rules(args: argparse.Namespace) -> Rules:
     if args.target is not None and args.target < 1:  # 0 would mean "the default" to Rules
         raise RulesError(f"--target must be from 1 to 10000, not {args.target}")
-    d: dict[str, Any] = PRESETS[args.preset].to_dict()
+    d: dict[str, Any] = PRESETS[args.preset or "standard"].to_dict()
     if args.spot_hearts or args.target is None:
         d["target"] = 0  # the preset's or the variant's default
     overrides = {
@@ -250,6 +309,7 @@ def rules_from(args: argparse.Namespace) -> Rules:
         "queen_breaks_hearts": True if args.queen_breaks_hearts else None,
         "target": args.target,
         "ties": args.ties,
+        "claims": True if args.claims else None,
     }
     d.update({k: v for k, v in overrides.items() if v is not None})
     return Rules.from_dict(d)

@@ -148,6 +148,10 @@ def end_lines(report: AuditReport) -> list[str]:
         lines.append("Totals: " + ", ".join(
             f"{clean(report.players[s].name)} {t}" for s, t in enumerate(report.totals)
         ))  # fmt: skip
+    if report.results:
+        lines.append("Results (own total × 3 − the others'): " + ", ".join(
+            f"{clean(report.players[s].name)} {r:+d}" for s, r in enumerate(report.results)
+        ))  # fmt: skip
     if report.winners:
         lines.append("Winner: " + ", ".join(clean(report.name(w), 60) for w in report.winners))
     if report.abort:
@@ -175,7 +179,9 @@ def end_lines(report: AuditReport) -> list[str]:
 
 
 def hand_heading(report: AuditReport, number: int, dealer: int, direction: str) -> str:
-    return f"Hand {number} (dealer {clean(report.name(dealer), 60)}, pass {direction})"
+    """``Hand 2 (dealer …, pass right)``; no pass named for a game without one (Gong Zhu)."""
+    passing = f", pass {direction}" if direction else ""
+    return f"Hand {number} (dealer {clean(report.name(dealer), 60)}{passing})"
 
 
 def trick_line(report: AuditReport, number: int, t: TrickSummary, style: Style) -> str:
@@ -188,16 +194,31 @@ def trick_line(report: AuditReport, number: int, t: TrickSummary, style: Style) 
     return f"  trick {number}: {plays} {arrow} {name(t.winner)}{pts}"
 
 
-def hand_end_lines(report: AuditReport, hand: HandSummary, style: Style) -> list[str]:
-    """The passes (known once the hand's cards are revealed), the moon, points and totals."""
+def _before_tricks(report: AuditReport, hand: HandSummary, style: Style) -> list[str]:
+    """The exposures (Gong Zhu) and the passes, known once the hand's cards are revealed."""
 
     def name(seat: int) -> str:
         return clean(report.name(seat), 60)
 
     out = []
+    for seat, cards in enumerate(hand.exposed):
+        if cards:
+            out.append(f"  {name(seat)} exposed {' '.join(_card(style, c) for c in cards)}")
     for src, dst, cards in hand.passes:
         shown = " ".join(_card(style, c) for c in cards)
         out.append(f"  {name(src)} passed {shown} to {name(dst)}")
+    return out
+
+
+def _after_tricks(report: AuditReport, hand: HandSummary) -> list[str]:
+    """A claim, the moon, the points and the totals."""
+
+    def name(seat: int) -> str:
+        return clean(report.name(seat), 60)
+
+    out = []
+    if hand.claimed is not None:
+        out.append(f"  {name(hand.claimed)} claimed the rest")
     if hand.moon is not None:
         out.append(f"  {name(hand.moon)} shot the moon")
     short = [clean(_player(report, s)) for s in range(len(hand.points))]
@@ -210,10 +231,15 @@ def hand_end_lines(report: AuditReport, hand: HandSummary, style: Style) -> list
     return out
 
 
+def hand_end_lines(report: AuditReport, hand: HandSummary, style: Style) -> list[str]:
+    """What a hand shows once it is revealed: exposures, passes, a claim, the moon, points."""
+    return _before_tricks(report, hand, style) + _after_tricks(report, hand)
+
+
 def _hand_lines(report: AuditReport, hand: HandSummary, style: Style, tricks: bool) -> list[str]:
-    end = hand_end_lines(report, hand, style)
-    passes = len(hand.passes)
     played = enumerate(hand.tricks, 1) if tricks else enumerate(())
     shown = [trick_line(report, i, t, style) for i, t in played]
-    heading = hand_heading(report, hand.number, hand.dealer, hand.pass_direction)
-    return [heading, *end[:passes], *shown, *end[passes:]]
+    direction = "" if hand.exposed else hand.pass_direction
+    heading = hand_heading(report, hand.number, hand.dealer, direction)
+    before, after = _before_tricks(report, hand, style), _after_tricks(report, hand)
+    return [heading, *before, *shown, *after]

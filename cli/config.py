@@ -9,6 +9,7 @@ import sys
 
 from hearts_p2p.config import KEYS, ConfigError, config_path, load, save, set_value
 from hearts_p2p.netif import ENV_INTERFACE
+from hearts_p2p.rules import GameKind
 from hearts_p2p.text import clean
 
 __all__ = ["add_parser", "apply"]
@@ -92,7 +93,8 @@ def apply(args: argparse.Namespace) -> str | None:
         args.interface = str(settings["interface"]).split(",")
     if getattr(args, "broadcast", True) is False and settings.get("broadcast") is True:
         args.broadcast = True
-    if args.command in ("play", "host"):
+    if args.command in ("play", "host") and args.game == GameKind.HEARTS.value:
+        # The preferred rules are Hearts': a Gong Zhu table takes only its own flags.
         for key in _RULES:
             if getattr(args, key) is None and key in settings:
                 setattr(args, key, settings[key])

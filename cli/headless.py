@@ -79,7 +79,11 @@ class ReportingSeat:
 def _scores(outcome: Outcome, name: Any) -> list[dict[str, Any]]:
     if outcome.result is None:
         return []
-    return [{"seat": s, "name": name(s), "total": t} for s, t in enumerate(outcome.result.totals)]
+    results = outcome.result.results
+    return [
+        {"seat": s, "name": name(s), "total": t, **({"result": results[s]} if results else {})}
+        for s, t in enumerate(outcome.result.totals)
+    ]
 
 
 def outcome_json(outcome: Outcome, seat: ReportingSeat) -> str:
@@ -102,9 +106,14 @@ def outcome_lines(outcome: Outcome, seat: ReportingSeat) -> list[str]:
     lines = []
     result = outcome.result
     if outcome.status is Status.FINISHED and result is not None:
-        ranked = sorted(_scores(outcome, seat.name), key=lambda r: (r["total"], r["seat"]))
-        totals = ", ".join(f"{r['name']} {r['total']}" for r in ranked)
-        winners = ", ".join(seat.name(w) for w in result.winners)
+        scores = _scores(outcome, seat.name)
+        if result.results:  # Gong Zhu: the higher the better, and the result decides
+            ranked = sorted(scores, key=lambda r: (-r["result"], r["seat"]))
+            totals = ", ".join(f"{r['name']} {r['total']} ({r['result']:+d})" for r in ranked)
+        else:
+            ranked = sorted(scores, key=lambda r: (r["total"], r["seat"]))
+            totals = ", ".join(f"{r['name']} {r['total']}" for r in ranked)
+        winners = ", ".join(seat.name(w) for w in result.winners) or "none"
         plural = "winners" if len(result.winners) > 1 else "winner"
         lines.append(f"final scores: {totals}; {plural} {winners}")
     lines.append(f"game log: {outcome.log_path}")

@@ -7,10 +7,10 @@ it says in the player's terms what the chosen card does.
 
 from __future__ import annotations
 
-from hearts_p2p.bots import MonteCarloBot
+from hearts_p2p.bots import GongZhuMonteCarloBot, MonteCarloBot
 from hearts_p2p.cards import QUEEN_SPADES, Card, Suit
-from hearts_p2p.engine import Action, ChooseMoon, PassCards, PlayCard, SeatView
-from hearts_p2p.engine.scoring import penalty_points
+from hearts_p2p.engine import Action, ChooseMoon, Claim, Expose, PassCards, PlayCard, SeatView
+from hearts_p2p.engine.scoring import trick_points
 
 from .render import Style, points_text
 
@@ -19,6 +19,9 @@ __all__ = ["best_action", "hint_line"]
 
 def best_action(view: SeatView) -> tuple[Action, int]:
     """The Monte-Carlo bot's choice for ``view`` and how many deals it searched (slow: a thread)."""
+    if view.rules.is_gongzhu:
+        gongzhu = GongZhuMonteCarloBot(seed=view.hand_number)
+        return gongzhu.choose(view), gongzhu.worlds
     bot = MonteCarloBot(seed=view.hand_number)
     action = bot.choose(view)
     return action, bot.worlds
@@ -30,6 +33,13 @@ def hint_line(view: SeatView, action: Action, deals: int, style: Style) -> str:
     if isinstance(action, PassCards):
         cards = style.cards(action.cards or ())
         return f"hint: pass {cards} — the cards most likely to take points for you ({source})"
+    if isinstance(action, Claim):
+        return f"hint: claim — every card of yours wins a trick: take the rest now ({source})"
+    if isinstance(action, Expose):
+        if not action.cards:
+            return f"hint: none — exposing would double what you stand to lose ({source})"
+        cards = style.cards(action.cards)
+        return f"hint: expose {cards} — doubling their score pays off from your hand ({source})"
     if isinstance(action, ChooseMoon):
         if action.add_to_others:
             return f"hint: a — adding to the others helps your standing most ({source})"
@@ -58,7 +68,7 @@ def _why(view: SeatView, card: Card, style: Style) -> str:
     best = max(c for _, c in trick.plays if c.suit == led)
     if card < best:
         return f"stays under {style.card(best)}: the trick goes to someone else"
-    points = penalty_points(view.rules, sum(1 << c for _, c in trick.plays))
+    points = trick_points(view.rules, sum(1 << c for _, c in trick.plays))
     if len(trick.plays) == view.players - 1:
         taken = points_text(points) if points else "no points"
         return f"you play last: take the trick with {taken} in it"

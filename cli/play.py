@@ -224,7 +224,7 @@ def _headless(
 
 
 def run_play(args: argparse.Namespace) -> int:
-    players = args.players or PRESETS[args.preset].players
+    players = args.players or PRESETS[args.preset or "standard"].players  # 4 for Gong Zhu too
     return _host(args, (args.humans, players - 1 - args.humans))
 
 

@@ -14,14 +14,16 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from hearts_p2p.cards import QUEEN_SPADES, Card, Suit
-from hearts_p2p.engine import HandPhase, PlayCard, SeatView
+from hearts_p2p.engine import Claim, Expose, HandPhase, PlayCard, SeatView, gongzhu_results
 from hearts_p2p.engine.view import TrickView
 from hearts_p2p.frontend import (
     Aborted,
     CardPlayed,
+    CardsExposed,
     ChatLine,
     Event,
     GameOver,
+    HandClaimed,
     HandScored,
     HandStarted,
     Notice,
@@ -226,6 +228,8 @@ class Screen:
         if view.phase is HandPhase.PLAYING:
             lines.append(self.situation(view))
         lines.append(f"Your hand: {self.hand(view)}")
+        if any(isinstance(a, Claim) for a in view.legal):
+            lines.append("(every card of yours wins: type claim to take the rest)")
         return lines
 
     def situation(self, view: SeatView) -> str:
@@ -241,8 +245,19 @@ class Screen:
             turn = f"{self.who(view.to_act[0])} to play"
         else:
             turn = "waiting"
+        if view.rules.is_gongzhu:
+            return f"{head} · {turn}{self.exposures(view)}{self._taken(view)}"
         broken = "hearts broken" if view.hearts_broken else "hearts not broken"
         return f"{head} · {turn} · {broken}{self._taken(view)}"
+
+    def exposures(self, view: SeatView) -> str:
+        """`` · exposed: Bot 2 Q♠, you 10♣ A♥``: each exposed card next to its owner (Gong Zhu)."""
+        shown = [
+            f"{self.name(s)} {self.style.cards(view.exposed[s])}"
+            for s in self.clockwise()
+            if s < len(view.exposed) and view.exposed[s]
+        ]
+        return " · exposed: " + ", ".join(shown) if shown else ""
 
     def _taken(self, view: SeatView) -> str:
         """`` · taken: Bot 2 3, you 1``: the points each player holds so far this hand."""
@@ -260,6 +275,9 @@ class Screen:
             lines.append(self.situation(view))
         elif view.phase is HandPhase.PASSING:
             lines.append("passing: " + ("choose 3 cards" if view.legal else "waiting for others"))
+        elif view.phase is HandPhase.EXPOSE:
+            doing = "choose the cards to expose" if view.legal else "waiting for others"
+            lines.append(f"exposing: {doing}{self.exposures(view)}")
         lines.append(f"Your hand: {self.hand(view)}")
         return lines
 
@@ -267,13 +285,28 @@ class Screen:
         if view.phase is HandPhase.PASSING:
             target = "" if view.pass_target is None else f" to {self.who(view.pass_target)}"
             return f"pass 3 cards{target}> "
+        if view.phase is HandPhase.EXPOSE:
+            return self._expose_prompt(view)
         if view.phase is HandPhase.MOON_CHOICE:
             total = view.rules.penalty_total
             return f"you shot the moon! add {total} to the others (a) or take {total} off you (s)> "
         legal = [a.card for a in view.legal if isinstance(a, PlayCard)]
         return f"play [{self.style.cards(legal)}]> "
 
+    def _expose_prompt(self, view: SeatView) -> str:
+        """``expose Q♠ 10♣, some or none> ``: what this seat may expose, and what it must."""
+        options = [a.cards for a in view.legal if isinstance(a, Expose)]
+        held = sorted(set().union(*options))
+        must = set(options[0]).intersection(*options)
+        if len(options) == 1:
+            return f"you must expose {self.style.cards(held)} (Enter)> "
+        words = "some or none" if not must else f"{self.style.cards(sorted(must))} at least"
+        enter = "only those" if must else "none"
+        return f"expose {self.style.cards(held)}, {words} (Enter: {enter})> "
+
     def _pass_words(self, view: SeatView) -> str:
+        if view.rules.is_gongzhu:
+            return "Gong Zhu: exposures, then play"
         if view.pass_direction is PassDirection.NONE or view.pass_target is None:
             return "no pass"
         return f"pass {view.pass_direction.value} to {self.who(view.pass_target)}"
@@ -284,13 +317,18 @@ class Screen:
         column: Sequence[int] | None = None,
         heading: str = "hand",
         winners: Sequence[int] = (),
+        results: Sequence[int] = (),
     ) -> list[str]:
-        """The score table, you first then clockwise; ``column`` adds a hand's points."""
+        """The score table, you first then clockwise; ``column`` adds a hand's points, and
+        ``results`` Gong Zhu's result of each total (own × 3 − the others')."""
         width = max(len(self.who(s)) for s in range(len(totals))) + 2
         head = f"  {'player':<{width}}"
         if column is not None:
             head += f" {heading:>6}"
-        lines = [self.style.dim(head + f" {'total':>6}")]
+        head += f" {'total':>6}"
+        if results:
+            head += f" {'result':>7}"
+        lines = [self.style.dim(head)]
         for s in self.clockwise():
             if s >= len(totals):
                 continue
@@ -298,6 +336,8 @@ class Screen:
             if column is not None:
                 row += f" {column[s]:>+6d}" if heading == "hand" else f" {column[s]:>6}"
             row += f" {totals[s]:>6}"
+            if results:
+                row += f" {results[s]:>+7d}"
             if s in winners:
                 row += "  winner"
             lines.append(row)
@@ -319,11 +359,18 @@ class Screen:
             if v.passed and v.pass_target is not None:
                 self.line(f"You passed {self.style.cards(v.passed)} to {self.who(v.pass_target)}")
             self.line(f"You received {self.style.cards(ev.cards)} from {self.who(ev.source)}")
+        elif isinstance(ev, CardsExposed):
+            if ev.cards:
+                doubled = "its score doubled" if len(ev.cards) == 1 else "their scores doubled"
+                who = "You expose" if ev.seat == self.you else f"{self.who(ev.seat)} exposes"
+                self.line(f"  {who} {self.style.cards(ev.cards)} ({doubled})")
         elif isinstance(ev, CardPlayed):
             if ev.seat != self.you:
                 lead = " leads" if len(ev.view.trick.plays if ev.view.trick else ()) == 1 else ""
                 self.line(f"  {self.who(ev.seat)}{lead or ' plays'} {self.style.card(ev.card)}")
             self._news(ev)
+        elif isinstance(ev, HandClaimed):
+            self._claimed(ev)
         elif isinstance(ev, TrickTaken):
             self._trick_taken(ev)
         elif isinstance(ev, HandScored):
@@ -353,9 +400,20 @@ class Screen:
         """Hearts broken and Q♠ played, each said once, as the card that did it is played."""
         if ev.card == QUEEN_SPADES:
             self.line(f"  ({self.style.card(ev.card)} is played)")
-        if ev.view.hearts_broken and self._broken is False:
+        if ev.view.hearts_broken and self._broken is False and not ev.view.rules.is_gongzhu:
             self.line(f"  (hearts are broken by {self.who(ev.seat)})")
         self._broken = ev.view.hearts_broken
+
+    def _claimed(self, ev: HandClaimed) -> None:
+        who = "You claim" if ev.seat == self.you else f"{self.who(ev.seat)} claims"
+        self.line(f"{who} the rest, showing {self.style.cards(ev.cards)}")
+        if ev.refusal is not None:
+            self.line(f"  (refused: {clean(ev.refusal, 200)}; play goes on)")
+        else:
+            taken = ev.view.points_taken[ev.seat]
+            self.line(
+                f"  (granted: every card still out goes to the claimer · {points_text(taken)})"
+            )
 
     def _roster(self, ev: SeatedRoster) -> None:
         self.you = ev.you
@@ -385,7 +443,15 @@ class Screen:
     def _hand_scored(self, ev: HandScored) -> None:
         r = ev.result
         self.line("")
-        target = ev.view.rules.target
+        rules = ev.view.rules
+        if rules.is_gongzhu:
+            self.line(
+                self.style.bold(f"── Hand {ev.number} scored · the game ends at −{rules.limit} ──")
+            )
+            for ln in self.scores(ev.totals, r.points, results=gongzhu_results(rules, ev.totals)):
+                self.line(ln)
+            return
+        target = rules.target
         self.line(self.style.bold(f"── Hand {ev.number} scored · the game ends at {target} ──"))
         if r.moon is not None:
             shooter = "You" if r.moon == self.you else self.who(r.moon)
@@ -403,8 +469,10 @@ class Screen:
             cheer = " You win!" if len(res.winners) == 1 else " You share the win!"
         self.line("")
         self.line(self.style.bold(f"Game over after {hands}. {plural}: {names}.{cheer}"))
-        for ln in self.scores(res.totals, winners=res.winners):
+        for ln in self.scores(res.totals, winners=res.winners, results=res.results):
             self.line(ln)
+        if res.results:
+            self.line("  (result: your total × 3 − the others' totals; above zero wins)")
         self.line(f"Game log: {ev.log_path}")
         self.line(f"Check it yourself: hearts audit {ev.log_path}")
 

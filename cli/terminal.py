@@ -13,12 +13,14 @@ from typing import Protocol
 
 import trio
 
-from hearts_p2p.engine import Action, HandPhase, PassCards, PlayCard, SeatView
+from hearts_p2p.engine import Action, Expose, HandPhase, PassCards, PlayCard, SeatView
 from hearts_p2p.frontend import (
     Aborted,
     CardPlayed,
+    CardsExposed,
     Event,
     GameOver,
+    HandClaimed,
     HandScored,
     HandStarted,
     PassReceived,
@@ -70,6 +72,9 @@ class TerminalSeat:
     # -- FrontEnd ---------------------------------------------------------------------------
 
     async def choose(self, view: SeatView) -> Action:
+        if view.legal == (Expose(()),):
+            self.screen.line("You have no card you may expose")
+            return view.legal[0]
         self._view = view
         self._choosing = view
         self._activity += 1
@@ -90,7 +95,16 @@ class TerminalSeat:
 
     async def notify(self, event: Event) -> None:
         self._activity += 1
-        if isinstance(event, HandStarted | PassReceived | CardPlayed | TrickTaken | HandScored):
+        if isinstance(
+            event,
+            HandStarted
+            | PassReceived
+            | CardsExposed
+            | CardPlayed
+            | HandClaimed
+            | TrickTaken
+            | HandScored,
+        ):
             self._view = event.view
         if isinstance(event, TrickTaken):
             self._last_trick = event
@@ -174,6 +188,8 @@ class TerminalSeat:
             return "no cards to play yet; type help for commands"
         if v.phase is HandPhase.PASSING:
             return "you have passed; waiting for the others to pass"
+        if v.phase is HandPhase.EXPOSE:
+            return "you have exposed your cards; waiting for the others"
         if v.phase is HandPhase.PLAYING and v.to_act and v.to_act[0] == v.seat:
             return "your card is on its way to the table"  # chosen, not yet played
         if v.phase is HandPhase.PLAYING and v.to_act:
@@ -244,7 +260,9 @@ class TerminalSeat:
         if v is None or not v.totals:
             self.screen.line("no scores yet")
             return
-        playing = v.phase in (HandPhase.PASSING, HandPhase.PLAYING, HandPhase.MOON_CHOICE)
+        playing = v.phase in (
+            HandPhase.PASSING, HandPhase.EXPOSE, HandPhase.PLAYING, HandPhase.MOON_CHOICE
+        )  # fmt: skip
         if playing:
             self.screen.line(f"Scores before hand {v.hand_number}, and points taken in it so far:")
             rows = self.screen.scores(v.totals, v.points_taken, heading="taken")
@@ -292,6 +310,8 @@ class TerminalSeat:
             return None
         if v.phase is HandPhase.PASSING:
             return "(waiting for the others to pass)"
+        if v.phase is HandPhase.EXPOSE:
+            return "(waiting for the others to expose)"
         playing = v.phase in (HandPhase.PLAYING, HandPhase.MOON_CHOICE)
         if playing and v.to_act and v.to_act[0] != v.seat:
             return f"(waiting for {self.screen.who(v.to_act[0])})"

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .auditwork import AheadChecks, default_workers
-from .cards import CARDS
-from .engine import penalty_points
+from .cards import CARDS, cards_of
+from .engine import trick_points
 from .engine.hand import Trick
 from .game import (
     Abort,
@@ -93,8 +93,13 @@ class HandSummary:
     points: tuple[int, ...]
     moon: int | None
     totals: tuple[int, ...]
+    exposed: tuple[tuple[str, ...], ...] = ()  # Gong Zhu: each seat's exposed cards
+    claimed: int | None = None  # the seat whose claim took the tricks not played
 
     def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"exposed": [list(e) for e in self.exposed]} if self.exposed else {}
+        if self.claimed is not None:
+            shown["claimed"] = self.claimed
         return {
             "number": self.number,
             "dealer": self.dealer,
@@ -104,6 +109,7 @@ class HandSummary:
             "points": list(self.points),
             "moon": self.moon,
             "totals": list(self.totals),
+            **shown,
         }
 
 
@@ -153,6 +159,7 @@ class AuditReport:
     status: AuditStatus = AuditStatus.UNREADABLE
     totals: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    results: tuple[int, ...] = ()  # Gong Zhu: each seat's result by the formula
     abort: AbortSummary | None = None
     takeovers: list[TakeoverSummary] = field(default_factory=list)
     final_hash: str = ""
@@ -179,6 +186,7 @@ class AuditReport:
             "hands": [h.to_json() for h in self.hands],
             "totals": list(self.totals),
             "winners": list(self.winners),
+            **({"results": list(self.results)} if self.results else {}),
             "abort": asdict(self.abort) if self.abort is not None else None,
             "takeovers": [asdict(t) for t in self.takeovers],
             "final_hash": self.final_hash,
@@ -337,6 +345,7 @@ def _fill_players(genesis: Genesis, proto: GameProtocol, report: AuditReport) ->
         report.totals = tuple(proto.game.totals)
     if proto.result is not None:
         report.winners = proto.result.winners
+        report.results = proto.result.results
 
 
 def _check_order(
@@ -437,11 +446,12 @@ def _abort_summary(proto: GameProtocol, a: Abort) -> AbortSummary:
     )
 
 
-def trick_summary(trick: Trick, rules: Rules) -> TrickSummary:
-    """A trick as the report shows it: plays by seat, the taker and its points."""
+def trick_summary(trick: Trick, rules: Rules, exposed: int = 0) -> TrickSummary:
+    """A trick as the report shows it: plays by seat, the taker and its points (Gong Zhu's
+    doubled by the hand's exposed cards, a mask)."""
     n = rules.players
     plays = tuple((trick.seat_of(i, n), str(CARDS[c])) for i, c in enumerate(trick.cards))
-    points = penalty_points(rules, sum(1 << c for c in trick.cards))
+    points = trick_points(rules, sum(1 << c for c in trick.cards), exposed)
     return TrickSummary(trick.leader, plays, trick.winner, points)
 
 
@@ -456,7 +466,7 @@ def hand_summary(record: HandRecord, genesis: Genesis) -> HandSummary:
         for s, t in enumerate(targets)
         if t is not None
     )
-    tricks = tuple(trick_summary(t, rules) for t in h.tricks)
+    tricks = tuple(trick_summary(t, rules, h.exposed) for t in h.tricks)
     assert h.result is not None
     return HandSummary(
         record.number,
@@ -467,4 +477,6 @@ def hand_summary(record: HandRecord, genesis: Genesis) -> HandSummary:
         h.result.points,
         h.result.moon,
         record.totals,
+        tuple(tuple(str(c) for c in cards_of(e or 0)) for e in h.exposures) if h.gongzhu else (),
+        h.claimed,
     )

@@ -138,6 +138,9 @@ class Rules:
     ties: Ties = Ties.SHARED
     _: KW_ONLY
     game: GameKind = GameKind.HEARTS
+    # Hearts: the seat on lead may claim the rest when it must win every trick (Gong Zhu's 摊牌
+    # is always allowed). Left out of the dict when off, so older tables' rules are unchanged.
+    claims: bool = False
     # Gong Zhu (拱猪) options, refused for Hearts.
     limit: int = 0  # the game ends once a total is -limit or less; 0: the default, 1000
     expose_all: bool = False  # 分牌全亮: Q♠ J♦ 10♣ A♥ must all be exposed
@@ -153,7 +156,7 @@ class Rules:
             raise RulesError(f"players must be 3, 4, 5 or 6, not {self.players}")
         for name in ("passing", "jack_of_diamonds", "spot_hearts", "queen_breaks_hearts"):
             _check_type(name, getattr(self, name), bool)
-        for name in _GONGZHU_FLAGS:
+        for name in (*_GONGZHU_FLAGS, "claims"):
             _check_type(name, getattr(self, name), bool)
         object.__setattr__(self, "game", _enum("game", GameKind, self.game))
         object.__setattr__(self, "moon", _enum("moon", Moon, self.moon))
@@ -172,7 +175,7 @@ class Rules:
     def _check_gongzhu(self) -> None:
         # The exposure phase takes the pass's place, so a Gong Zhu table never passes.
         object.__setattr__(self, "passing", False)
-        _check_defaults(self, _HEARTS_DEFAULTS, "a Hearts option")
+        _check_defaults(self, {**_HEARTS_DEFAULTS, "claims": False}, "a Hearts option")
         if self.players not in (4, 5):
             raise RulesError(f"players must be 4 or 5 for Gong Zhu, not {self.players}")
         if self.limit == 0:
@@ -253,7 +256,7 @@ class Rules:
         d["moon"] = self.moon.value
         d["ties"] = self.ties.value
         d["game"] = self.game.value
-        keys = _GONGZHU_KEYS if self.is_gongzhu else _HEARTS_KEYS
+        keys = _GONGZHU_KEYS if self.is_gongzhu else _HEARTS_KEYS + ("claims",) * self.claims
         return {k: d[k] for k in keys}
 
     @classmethod
@@ -265,6 +268,10 @@ class Rules:
         if game is GameKind.HEARTS and "game" in data:
             raise RulesError("game 'hearts' is the default and is left out of the rules")
         names = set(_GONGZHU_KEYS if game is GameKind.GONGZHU else _HEARTS_KEYS)
+        if game is GameKind.HEARTS and "claims" in data:
+            if data["claims"] is not True:
+                raise RulesError("claims is left out of the rules when off")
+            names.add("claims")
         unknown = sorted(str(k) for k in data if k not in names)
         if unknown:
             raise RulesError(f"unknown rules option(s) for {game.value}: {', '.join(unknown)}")
@@ -289,6 +296,8 @@ class Rules:
             parts.append("Q♠ breaks hearts")
         if self.ties is Ties.PLAY_ON:
             parts.append("ties play on")
+        if self.claims:
+            parts.append("claims")
         return ", ".join(parts)
 
     def _gongzhu_summary(self) -> str:

@@ -49,10 +49,12 @@ KINDS = frozenset(
         "genesis", "accept", "flip_commit", "escrow_open", "flip_reveal",
         "shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "dealt",
         "pass_commit", "pass_reveal", "passed", "play", "moon", "reveal", "end",
+        "expose", "expose_fourth",
         "abort", "takeover", "recover",
     }
 )  # fmt: skip
-"""Every message kind of protocol version 1: the game's steps, the abort, and a takeover's."""
+"""Every message kind of protocol version 1: the game's steps (Gong Zhu's exposures among
+them), the abort, and a takeover's."""
 
 
 class WireError(ValueError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import trio
 
-from ..engine import Action, SeatView
+from ..engine import Action, Claim, SeatView
 from ..frontend import Event
 from .base import Bot
 
@@ -13,7 +13,10 @@ __all__ = ["BotSeat"]
 
 class BotSeat:
     """A slow strategy (Monte-Carlo) thinks in a worker thread so the node keeps answering
-    peers meanwhile; quick ones answer at once, which is faster than a thread hand-off."""
+    peers meanwhile; quick ones answer at once, which is faster than a thread hand-off.
+
+    A claim the game offers is taken at once: it holds only when the rest of the hand cannot go
+    otherwise, so it changes no score and saves the table the tricks."""
 
     SLOW = frozenset({"montecarlo", "montecarlo-v1", "gongzhu-montecarlo"})
     shows_plays = False  # the node makes no event, nor view, for each play
@@ -23,6 +26,9 @@ class BotSeat:
         self.delay = delay
 
     async def choose(self, view: SeatView) -> Action:
+        claims = [a for a in view.legal if isinstance(a, Claim)]
+        if claims:
+            return claims[0]
         if self.delay:
             await trio.sleep(self.delay)
         if self.bot.name in self.SLOW:

@@ -449,6 +449,29 @@ class PublicHand:
                 )
             self.anomaly = self.anomaly or f"position {i} does not hold a fresh card"
 
+    def check_show(self, msg: Open) -> None:
+        """Check a card shown and kept: an exposure (Gong Zhu's 亮牌) or a claim's hand (摊牌).
+
+        The proof is the play's: the holder's last key for the position, against its commitment,
+        turns the locked point into the card named. Nothing is recorded, so the card is opened
+        again if it is played, with the same key.
+        """
+        seat, i, card = msg.seat, msg.position, msg.card
+        if self.phase is not Phase.PLAY:
+            raise DeckCheatError(seat, f"showed {CARDS[card]} when no card may be shown")
+        if i >= self.m or self.holder[i] != seat or i in self.opened:
+            raise DeckCheatError(seat, f"showed position {i}, which it does not hold")
+        k = self._check_key(self.params.dealt_to[i], i, msg.key, msg.nonce)
+        if k is None:
+            raise DeckCheatError(
+                seat, f"its key for shown position {i} does not match its commitment"
+            )
+        total = k
+        for other in self.known[i].values():
+            total = total * other % ORDER
+        if multiply(scalar_key(total), card_point_key(card)) != self.locks[-1].deck[i]:
+            raise DeckCheatError(seat, f"showed {CARDS[card]}, which position {i} does not hold")
+
     # --- reveal and audit ------------------------------------------------------------------
 
     def _on_reveal(self, msg: Reveal, trusted: bool) -> None:

@@ -166,6 +166,19 @@ class SeatDeck:
             key, nonce = scalar_bytes(self._locks[i]), self._nonces[i]
         return self._emit(Open(self.seat, i, card, key, nonce)) + self._advance()
 
+    def show(self, card: int) -> Open:
+        """Show ``card`` and keep it (a Gong Zhu exposure, a claim): the open a play of it would
+        send."""
+        if self.phase is not Phase.PLAY:
+            raise DeckUsageError(f"no card can be shown now (phase {self.phase.name})")
+        where = {self._cards[i]: i for i in self.public.holding(self.seat) if i in self._cards}
+        if card not in where:
+            raise DeckUsageError(f"{CARDS[card]} is not in this seat's hand")
+        i = where[card]
+        if i in self._received:
+            return Open(self.seat, i, card, *self._received[i])
+        return Open(self.seat, i, card, scalar_bytes(self._locks[i]), self._nonces[i])
+
     def alarm(self, reason: str) -> list[Message]:
         """Stop the hand: reveal everything now so the audit runs."""
         if not Phase.DEAL <= self.phase <= Phase.REVEAL or self._revealed:

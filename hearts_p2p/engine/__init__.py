@@ -4,7 +4,7 @@ randomness).
 Every peer, every bot and the offline audit run this same code.
 """
 
-from .actions import Action, ChooseMoon, Expose, IllegalActionError, PassCards, PlayCard
+from .actions import Action, ChooseMoon, Claim, Expose, IllegalActionError, PassCards, PlayCard
 from .game import Game, GameResult, deal_hands, position_owner
 from .hand import DealError, HandPhase, HandState, Trick
 from .scoring import (
@@ -16,6 +16,7 @@ from .scoring import (
     gongzhu_winners,
     penalty_points,
     score_hand,
+    trick_points,
 )
 from .view import SeatView
 
@@ -24,6 +25,7 @@ __all__ = [
     "GONGZHU_SCORING_MASK",
     "Action",
     "ChooseMoon",
+    "Claim",
     "DealError",
     "Expose",
     "Game",
@@ -43,4 +45,5 @@ __all__ = [
     "penalty_points",
     "position_owner",
     "score_hand",
+    "trick_points",
 ]

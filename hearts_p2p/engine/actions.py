@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 from ..cards import Card, CardParseError, card, format_cards
 
-__all__ = ["Action", "ChooseMoon", "Expose", "IllegalActionError", "PassCards", "PlayCard"]
+__all__ = [
+    "Action",
+    "ChooseMoon",
+    "Claim",
+    "Expose",
+    "IllegalActionError",
+    "PassCards",
+    "PlayCard",
+]
 
 
 class IllegalActionError(ValueError):
@@ -90,4 +98,19 @@ class Expose:
         return "expose " + (format_cards(self.cards) if self.cards else "nothing")
 
 
-Action = PassCards | PlayCard | ChooseMoon | Expose
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A claim of every remaining trick (摊牌) by the seat on lead, showing its whole hand."""
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cards, tuple | list | set | frozenset):
+            raise CardParseError(f"{self.cards!r} is not a list of cards")
+        object.__setattr__(self, "cards", tuple(sorted(set(card(c) for c in self.cards))))
+
+    def __str__(self) -> str:
+        return "claim the rest with " + format_cards(self.cards)
+
+
+Action = PassCards | PlayCard | ChooseMoon | Expose | Claim

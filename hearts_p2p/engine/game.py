@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..cards import CARDS, cards_of, mask_of
 from ..rules import Rules, Ties, check_rules, position_owner
-from .actions import Action, ChooseMoon, Expose, IllegalActionError, PassCards, PlayCard
+from .actions import Action, ChooseMoon, Claim, Expose, IllegalActionError, PassCards, PlayCard
 from .hand import DealError, HandPhase, HandState, check_seat
 from .scoring import HandResult, gongzhu_results, gongzhu_winners
 
@@ -110,10 +110,21 @@ class Game:
         if h.phase is HandPhase.EXPOSE:
             return [Expose(tuple(cards_of(m))) for m in h.legal_exposures(seat)]
         if h.phase is HandPhase.PLAYING:
-            return [PlayCard(c) for c in cards_of(h.legal_play_mask(seat))]
+            plays: list[Action] = [PlayCard(c) for c in cards_of(h.legal_play_mask(seat))]
+            if self._may_claim(seat):
+                plays.append(Claim(tuple(cards_of(h.hands[seat]))))
+            return plays
         if h.phase is HandPhase.MOON_CHOICE and h.turn == seat:
             return [ChooseMoon(True), ChooseMoon(False)]
         return []
+
+    def _may_claim(self, seat: int) -> bool:
+        """Whether ``seat`` (known) is on lead with a claim that holds."""
+        h = self.hand
+        assert h is not None
+        if not h.claims_allowed or h.turn != seat or h.trick or not h.tricks:
+            return False
+        return h.claim_refusal(seat, h.hands[seat]) is None
 
     def apply(self, seat: int, action: Action) -> None:
         """Apply one action, checked; an illegal one raises and changes nothing."""
@@ -128,6 +139,8 @@ class Game:
             h.apply_moon_choice(seat, action.add_to_others)
         elif isinstance(action, Expose):
             h.apply_expose(seat, mask_of(action.cards))
+        elif isinstance(action, Claim):
+            h.apply_claim(seat, mask_of(action.cards))
         else:
             raise IllegalActionError(f"unknown action {action!r}", seat)
         self.settle()

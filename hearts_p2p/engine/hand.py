@@ -30,7 +30,7 @@ from ..cards import (
 from ..cards import card as checked_card
 from ..rules import Moon, Rules, check_rules
 from .actions import IllegalActionError
-from .scoring import EXPOSABLE_MASK, HandResult, score_hand
+from .scoring import EXPOSABLE_MASK, GONGZHU_SCORING_MASK, HandResult, score_hand
 
 __all__ = ["DealError", "HandPhase", "HandState", "Trick", "check_seat"]
 
@@ -81,6 +81,7 @@ class HandState:
     """The state of one hand. Build with ``HandState.deal``; drive with the ``apply_*`` methods."""
 
     __slots__ = (
+        "claimed",
         "dealer",
         "exposed",
         "exposures",
@@ -133,6 +134,7 @@ class HandState:
     exposed: int
     forced: int
     suits_led: int
+    claimed: int | None
 
     @classmethod
     def deal(cls, rules: Rules, number: int, hands: Sequence[int | None]) -> HandState:
@@ -182,6 +184,7 @@ class HandState:
         self.exposed = 0
         self.forced = 0
         self.suits_led = 0  # a bit per suit led in a finished trick
+        self.claimed = None  # the seat whose claim (摊牌) ended the hand
         if self.gongzhu:
             self.phase = HandPhase.EXPOSE
         elif self.pass_targets is None:
@@ -496,6 +499,77 @@ class HandState:
         self.turn = winner
         if len(self.tricks) == self.rules.cards_each:
             self._finish()
+
+    @property
+    def claims_allowed(self) -> bool:
+        """Whether these rules let the seat on lead claim the rest: always in Gong Zhu (摊牌),
+        in Hearts with the ``claims`` option."""
+        return self.gongzhu or self.rules.claims
+
+    def claim_refusal(self, seat: int, cards: int) -> str | None:
+        """Why ``seat``, on lead and showing ``cards`` as its whole hand, may not take the rest:
+        None when it may.
+
+        A claim holds when every card shown is above every card of its suit still out, so the
+        claimer wins each trick it leads whatever the others hold (with no trumps a discard
+        never wins), or when no scoring card is left to take, so who takes the rest changes
+        nothing. Under 同色垫牌 a discard can take a trick, so only the second holds there.
+        Raises ``IllegalActionError`` for a claim no honest seat can make: out of turn, or
+        cards that are not its hand.
+        """
+        self._check_claim(seat, cards)
+        rest = self.rules.deck_mask & ~self.played
+        if not rest & self._scoring_mask():
+            return None
+        if self.rules.same_colour_discard:
+            return "with same-colour discards no claim holds while a scoring card is out"
+        out = rest & ~cards
+        for suit_mask in SUIT_MASKS:
+            mine, theirs = cards & suit_mask, out & suit_mask
+            if mine and theirs and (mine & -mine).bit_length() < theirs.bit_length():
+                low = CARDS[(mine & -mine).bit_length() - 1]
+                high = CARDS[theirs.bit_length() - 1]
+                return f"{low} does not win every trick: {high} is still out"
+        return None
+
+    def _check_claim(self, seat: int, cards: int) -> None:
+        check_seat(seat, self.n)
+        check_mask(cards)
+        if not self.claims_allowed:
+            raise IllegalActionError("these rules have no claims", seat)
+        if self.phase is not HandPhase.PLAYING or self.turn != seat or self.trick:
+            raise IllegalActionError("only the seat on lead may claim", seat)
+        if not self.tricks:
+            raise IllegalActionError("no claim before the first trick is played", seat)
+        if self.is_known(seat):
+            if cards != self.hands[seat]:
+                raise IllegalActionError("a claim shows the whole hand", seat)
+            return
+        if cards.bit_count() != self.rules.cards_each - len(self.tricks):
+            raise IllegalActionError("a claim shows the whole hand", seat)
+        if cards & ~self.rules.deck_mask or cards & self.played:
+            raise IllegalActionError("a claim shows cards no hand holds", seat)
+        if cards & self._placed_elsewhere(seat):
+            taken = CARDS[cards_of(cards & self._placed_elsewhere(seat))[0]]
+            raise IllegalActionError(f"{taken} is in another seat's hand", seat)
+
+    def _scoring_mask(self) -> int:
+        """The cards whose taker matters to the score."""
+        if self.gongzhu:
+            return GONGZHU_SCORING_MASK
+        return _POINTS_MASK | (_JD_BIT if self.rules.jack_of_diamonds else 0)
+
+    def apply_claim(self, seat: int, cards: int) -> None:
+        """``seat`` takes every card still out (摊牌): the hand is scored at once."""
+        refusal = self.claim_refusal(seat, cards)
+        if refusal is not None:
+            raise IllegalActionError(refusal, seat)
+        rest = self.rules.deck_mask & ~self.played
+        self.taken[seat] |= rest
+        self.played |= rest
+        self.hands = [0] * self.n
+        self.claimed = seat
+        self._finish()
 
     def apply_moon_choice(self, seat: int, add_to_others: bool) -> None:
         check_seat(seat, self.n)

@@ -19,6 +19,7 @@ __all__ = [
     "gongzhu_winners",
     "penalty_points",
     "score_hand",
+    "trick_points",
 ]
 
 _QS_BIT = 1 << QUEEN_SPADES
@@ -67,6 +68,13 @@ def penalty_points(rules: Rules, taken: int) -> int:
     if taken & _QS_BIT:
         pts += rules.queen_points
     return pts
+
+
+def trick_points(rules: Rules, taken: int, exposed: int = 0) -> int:
+    """What the cards of ``taken`` score: Hearts' penalty points, or their Gong Zhu score."""
+    if rules.is_gongzhu:
+        return gongzhu_points(rules, taken, exposed)
+    return penalty_points(rules, taken)
 
 
 def score_hand(

@@ -16,8 +16,10 @@ from .outcome import Termination
 __all__ = [
     "Aborted",
     "CardPlayed",
+    "CardsExposed",
     "GameEvent",
     "GameOver",
+    "HandClaimed",
     "HandRecord",
     "HandScored",
     "HandStarted",
@@ -59,9 +61,29 @@ class PassReceived:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsExposed:
+    """A Gong Zhu seat's exposure, proven through the deck (``cards`` empty: it showed none)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
 class CardPlayed:
     seat: int
     card: Card
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class HandClaimed:
+    """A claim of the rest (摊牌), the claimer's hand shown; ``refusal`` says why it does not
+    hold (None: the hand ends, the claimer taking every card still out)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    refusal: str | None
     view: SeatView
 
 
@@ -124,7 +146,9 @@ GameEvent = (
     SeatedRoster
     | HandStarted
     | PassReceived
+    | CardsExposed
     | CardPlayed
+    | HandClaimed
     | TrickTaken
     | HandScored
     | HandRecord

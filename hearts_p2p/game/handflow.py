@@ -11,6 +11,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
+from ..cards import mask_of
 from ..deck import (
     DealKeys,
     DeckCheatError,
@@ -35,7 +36,9 @@ from ..deck import (
 from ..rules import Rules
 from .steps import StepId, StepKind
 
-__all__ = ["HandFlow", "kind_of"]
+__all__ = ["MAX_SHOWN", "HandFlow", "kind_of"]
+
+MAX_SHOWN = 4  # Q♠ J♦ 10♣ A♥: the cards a Gong Zhu seat may expose
 
 _KINDS: dict[type, StepKind] = {
     Shuffle: StepKind.SHUFFLE,
@@ -143,6 +146,29 @@ class HandFlow:
         assert self.deck is not None
         self._queue(self.deck.open(card))
         return self.make(StepKind.OPEN)
+
+    def make_shows(self, cards: list[int]) -> list[dict[str, Any]]:
+        """This seat's exposure of ``cards`` (Gong Zhu): the deck's open of each, in card order."""
+        assert self.deck is not None
+        return [self.deck.show(c).to_wire() for c in sorted(cards)]
+
+    def accept_shows(self, seat: int, bodies: object, limit: int = MAX_SHOWN) -> int:
+        """Check cards shown and kept (an exposure, a claim's hand): each entry an open, by
+        ``seat``, of a card it holds, in card order, at most ``limit``; return the mask of the
+        cards shown. Raises a ``DeckError`` naming the culprit."""
+        if not isinstance(bodies, list) or len(bodies) > limit:
+            raise DeckCheatError(
+                seat, f"sent a list of shown cards that is not {limit} opens or fewer"
+            )
+        cards: list[int] = []
+        for body in bodies:
+            msg = self._parse(StepKind.OPEN, seat, body)
+            assert isinstance(msg, Open)
+            if cards and msg.card <= cards[-1]:
+                raise DeckCheatError(seat, "sent shown cards that are not in card order")
+            self.public.check_show(msg)
+            cards.append(msg.card)
+        return mask_of(cards)
 
     def my_hand(self) -> int:
         assert self.deck is not None

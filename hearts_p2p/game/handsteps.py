@@ -23,8 +23,9 @@ from ..engine import (
     PassCards,
     PlayCard,
     SeatView,
-    penalty_points,
+    trick_points,
 )
+from .claims import with_claims
 from .events import (
     CardPlayed,
     GameOver,
@@ -34,6 +35,7 @@ from .events import (
     PassReceived,
     TrickTaken,
 )
+from .exposure import exposure_steps, next_exposure
 from .handflow import HandFlow
 from .outcome import CheatError
 from .replay import ReplayFault, replay_hand
@@ -191,6 +193,9 @@ def _pass_engine(s: GameState) -> None:
 def _start_play(s: GameState) -> None:
     assert s.game is not None and s.game.hand is not None
     hand = s.game.hand
+    if hand.phase is HandPhase.EXPOSE:
+        next_exposure(s)
+        return
     if hand.phase is not HandPhase.PLAYING:
         _after_tricks(s)
         return
@@ -244,7 +249,7 @@ def _after_open(s: GameState, done: Step) -> None:
         if not hand.trick and hand.tricks:
             last = hand.tricks[-1]
             plays = tuple((last.seat_of(i, hand.n), CARDS[c]) for i, c in enumerate(last.cards))
-            points = penalty_points(s.game.rules, mask_of(last.cards))
+            points = trick_points(s.game.rules, mask_of(last.cards), hand.exposed)
             s.events.append(TrickTaken(last.winner, plays, points, view))
     if s.flow is not None and s.flow.phase is not DeckPhase.PLAY:
         _after_tricks(s)  # a card that is not what it claims: everyone reveals now
@@ -341,8 +346,11 @@ HAND_STEPS: dict[StepKind, StepRule] = {
     StepKind.PASS_COMMIT: StepRule(_check_deck, _after_deck_step, _send_pass),
     StepKind.PASS_REVEAL: _DECK,
     StepKind.PASSED: _CHECKPOINT,
-    StepKind.OPEN: StepRule(_check_open, _after_open, nothing_to_send),
+    StepKind.OPEN: with_claims(
+        StepRule(_check_open, _after_open, nothing_to_send), again=_start_play, then=_after_tricks
+    ),
     StepKind.MOON: StepRule(_check_moon, _after_tricks, nothing_to_send),
     StepKind.REVEAL: StepRule(_check_deck, _end_hand, _send_deck),
     StepKind.END: StepRule(_check_end, _finish, _send_end),
+    **exposure_steps(_start_play),
 }

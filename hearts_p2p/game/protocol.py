@@ -22,6 +22,8 @@ from ..deck import DeckCheatError, DeckError
 from ..engine import (
     Action,
     ChooseMoon,
+    Claim,
+    Expose,
     Game,
     GameResult,
     IllegalActionError,
@@ -32,7 +34,9 @@ from ..engine import (
 from ..identity import Identity
 from ..wire import SignedMessage, WireError, decode_frame, pack
 from .abort import after_abort, pair, receive_abort, resume_stop, sign_abort, verdict
+from .claims import claim_body
 from .events import GameEvent, HandStarted, SeatedRoster
+from .exposure import exposure_body
 from .genesis import Genesis, GenesisError
 from .handflow import HandFlow
 from .handsteps import HAND_STEPS
@@ -296,6 +300,10 @@ class GameProtocol:
             self._send(s.step.name, s.flow.make_open(int(action.card)))
         elif isinstance(action, ChooseMoon):
             self._send(s.step.name, {"add": action.add_to_others})
+        elif isinstance(action, Expose):
+            self._send(s.step.name, exposure_body(s, tuple(int(c) for c in action.cards)))
+        elif isinstance(action, Claim):
+            self._send(s.step.name, claim_body(s, tuple(int(c) for c in action.cards)))
         else:
             raise ProtocolError(f"{action} has no message in this protocol")
 

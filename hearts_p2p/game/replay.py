@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import ChooseMoon, IllegalActionError, PassCards, PlayCard
+from ..cards import mask_of
+from ..engine import ChooseMoon, Claim, Expose, IllegalActionError, PassCards, PlayCard
 from ..engine.hand import HandState
 from ..rules import Rules
 
 __all__ = ["ReplayFault", "replay_hand"]
 
-HandAction = PassCards | PlayCard | ChooseMoon
+HandAction = PassCards | PlayCard | ChooseMoon | Expose | Claim
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,8 @@ def replay_hand(
     actions: Sequence[tuple[int, HandAction]],
 ) -> HandState:
     """Replay hand ``number`` from the true deal (a mask per seat), the true passes (a mask per
-    seat, ignored in a no-pass hand) and the seats' plays and moon choice, in order."""
+    seat, ignored in a no-pass hand) and the seats' exposures, plays, claim and moon choice, in
+    order."""
     replay = HandState.deal(rules, number, list(dealt))
     seat, where = 0, f"hand {number}, the pass"
     try:
@@ -51,6 +53,12 @@ def replay_hand(
             if isinstance(action, PlayCard):
                 where += f", trick {len(replay.tricks) + 1}"
                 replay.apply_play(seat, int(action.card))
+            elif isinstance(action, Expose):
+                where += ", the exposure"
+                replay.apply_expose(seat, mask_of(action.cards))
+            elif isinstance(action, Claim):
+                where += f", the claim at trick {len(replay.tricks) + 1}"
+                replay.apply_claim(seat, mask_of(action.cards))
             elif isinstance(action, ChooseMoon):
                 replay.apply_moon_choice(seat, action.add_to_others)
     except IllegalActionError as e:

@@ -39,6 +39,8 @@ class StepKind(StrEnum):
     PASS_COMMIT = "pass_commit"
     PASS_REVEAL = "pass_reveal"
     PASSED = "passed"
+    EXPOSE = "expose"  # Gong Zhu's 亮牌: every seat shows the cards it exposes, or none
+    EXPOSE_FOURTH = "expose_fourth"  # 逼明: the holder of the fourth exposable card shows it
     OPEN = "play"  # a card played: its holder opens it (the deck's Open); "play" on the wire
     MOON = "moon"
     REVEAL = "reveal"
@@ -52,7 +54,7 @@ class StepKind(StrEnum):
 
 _INDEXED = frozenset({StepKind.SHUFFLE, StepKind.LOCK, StepKind.OPEN})
 
-DECISIONS = frozenset({StepKind.PASS_COMMIT, StepKind.OPEN, StepKind.MOON})
+DECISIONS = frozenset({StepKind.PASS_COMMIT, StepKind.EXPOSE, StepKind.OPEN, StepKind.MOON})
 """The kinds whose message a seat decides (a person or a bot); the rest its software sends."""
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import CARDS
+from ..cards import CARDS, cards_of
 from ..coinflip import HashStream
 from ..deck import DeckCheatError, DeckError
 from ..engine import HandPhase
@@ -55,6 +55,8 @@ __all__ = [
     "take_vote",
     "vote_body",
 ]
+
+_EXPOSURES = (StepKind.EXPOSE, StepKind.EXPOSE_FOURTH)
 
 VOTE = "takeover"
 RECOVER = "recover"
@@ -286,9 +288,16 @@ def table_body(s: GameState, player: int) -> dict[str, Any] | None:
     assert flow is not None
     if kind in (StepKind.DEALT, StepKind.PASSED):
         return {"alarm": (flow.alarm or "")[:MAX_REASON]}
-    if kind not in (StepKind.PASS_COMMIT, StepKind.OPEN, StepKind.MOON):
+    decided = (StepKind.PASS_COMMIT, StepKind.OPEN, StepKind.MOON, *_EXPOSURES)
+    if kind not in decided:
         return flow.make(kind)  # the deck's steps: shuffle, echoes, lock, deal, reveal
     assert hand is not None
+    if kind in _EXPOSURES:
+        # Gong Zhu: the table exposes no more than it must (the smallest exposure allowed).
+        options = hand.legal_exposures(at)
+        return (
+            {"cards": flow.make_shows([int(c) for c in cards_of(options[0])])} if options else None
+        )
     if kind is StepKind.PASS_COMMIT:
         cards = seat.passes.setdefault(hand.number, table_pass(hand, at))
         flow.choose_pass(cards)

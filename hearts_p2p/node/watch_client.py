@@ -195,7 +195,7 @@ class LiveAudit:
         self._tricks = len(hand.tricks)
         start = self._tricks - len(new)
         return [
-            TrickDone(hand.number, start + i + 1, trick_summary(t, game.rules))
+            TrickDone(hand.number, start + i + 1, trick_summary(t, game.rules, hand.exposed))
             for i, t in enumerate(new)
         ]
 

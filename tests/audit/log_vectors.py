@@ -18,6 +18,7 @@ whole report, problem by problem.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import struct
@@ -31,16 +32,24 @@ from unittest import mock
 
 import hearts_p2p.deck.seat as deck_seat
 from hearts_p2p.audit import audit_log
-from hearts_p2p.cards import CARDS, HEARTS_MASK, QUEEN_SPADES
+from hearts_p2p.cards import CARDS, HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES, TEN_CLUBS, cards_of
 from hearts_p2p.chain import GENESIS_HEAD, chain
 from hearts_p2p.deck import SeatDeck
 from hearts_p2p.deck.passbox import seal_box
-from hearts_p2p.engine import Action, PlayCard, SeatView
+from hearts_p2p.engine import (
+    EXPOSABLE_MASK,
+    Action,
+    Claim,
+    Expose,
+    HandPhase,
+    PlayCard,
+    SeatView,
+)
 from hearts_p2p.engine.hand import HandState
-from hearts_p2p.game import GameProtocol, Genesis, HandRecord, Player, Status
+from hearts_p2p.game import GameProtocol, Genesis, HandRecord, Player, Status, StepKind
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import MAGIC
-from hearts_p2p.rules import Moon, Rules, Ties
+from hearts_p2p.rules import GameKind, Moon, Rules, Ties
 from hearts_p2p.wire import Envelope, SignedMessage, decode_frame, encode_message, pack
 
 DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "log"
@@ -430,6 +439,7 @@ def vectors() -> dict[str, tuple[str, bytes]]:
     )
     out.update(rule_vectors())
     out.update(stop_vectors())
+    out.update(gongzhu_vectors())
     return out
 
 
@@ -495,6 +505,157 @@ def rule_vectors() -> dict[str, tuple[str, bytes]]:
     return out
 
 
+GONGZHU = Rules(game=GameKind.GONGZHU, limit=1)  # one hand: any loss ends the game
+
+
+def exposing(policy: Policy) -> Policy:
+    """Every seat exposes all it may; then ``policy`` plays."""
+
+    def choose(seat: int, view: SeatView) -> Action:
+        if view.phase is HandPhase.EXPOSE:
+            return max(view.legal, key=lambda a: len(a.cards) if isinstance(a, Expose) else 0)
+        return policy(seat, view)
+
+    return choose
+
+
+def claiming(seat: int, view: SeatView) -> Action:
+    """A seat that claims the rest whenever it holds; otherwise its first legal action."""
+    claims = [a for a in view.legal if isinstance(a, Claim)]
+    return claims[0] if claims else lowest(seat, view)
+
+
+def claims_too_soon(claimer: int) -> Chooser:
+    """``claimer`` claims once on lead with a hand that can still lose a trick: refused."""
+    done: list[bool] = []
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if player != claimer or done or p.choice_needed() is None or p.game is None:
+            return False
+        hand, seat = p.game.hand, p.my_seat
+        assert hand is not None and seat is not None
+        if hand.trick or not hand.tricks or hand.claim_refusal(seat, hand.hands[seat]) is None:
+            return False
+        assert p.flow is not None
+        p._send(p.step.name, {"claim": p.flow.make_shows(cards_of(hand.hands[seat]))})
+        done.append(True)
+        return True
+
+    return choose
+
+
+def false_exposure(cheater: int) -> tuple[Chooser, Tamper]:
+    """``cheater`` exposes a card it does not hold: the open of its lowest card's position with
+    that position's true key, naming another exposable card. The chooser makes the body from
+    the cheater's deck when its exposure is due; the tamper puts it in place of the exposure its
+    software sends, re-signed."""
+    forged: list[dict[str, Any]] = []
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if player != cheater or forged or p.step.kind is not StepKind.EXPOSE:
+            return False
+        assert p.flow is not None and p.flow.deck is not None
+        hand = p.flow.my_hand()
+        missing = next(c for c in (QUEEN_SPADES, JACK_DIAMONDS, TEN_CLUBS) if not hand >> c & 1)
+        real = p.flow.deck.show(min(c for c in range(52) if hand >> c & 1))
+        forged.append({"cards": [dataclasses.replace(real, card=missing).to_wire()]})
+        return False
+
+    def tamper(player: int, msg: SignedMessage) -> list[SignedMessage]:
+        env = msg.envelope
+        if player != cheater or env.kind != "expose" or not forged:
+            return [msg]
+        return [
+            encode_message(
+                identities(cheater + 1)[cheater], dataclasses.replace(env, body=forged[0])
+            )
+        ]
+
+    return choose, tamper
+
+
+def hides_exposure(cheater: int) -> Chooser:
+    """``cheater`` exposes nothing though an option forces it to expose what it holds; its own
+    engine checks the exposure as a stranger's, as a cheating client would."""
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if player != cheater or p.step.kind is not StepKind.EXPOSE or p.choice_needed() is None:
+            return False
+        assert p.game is not None and p.game.hand is not None and p.my_seat is not None
+        hand = p.game.hand
+        assert hand.hands[p.my_seat] & EXPOSABLE_MASK, "the cheater holds nothing to hide"
+        hand.known &= ~(1 << p.my_seat)
+        try:
+            p._send(p.step.name, {"cards": []})
+        finally:
+            hand.known |= 1 << p.my_seat
+        return True
+
+    return choose
+
+
+def gongzhu_vectors() -> dict[str, tuple[str, bytes]]:
+    """Gong Zhu games: exposures through the deck, 全红, and two exposure cheats."""
+    out: dict[str, tuple[str, bytes]] = {}
+    records: list[HandRecord] = []
+    protos = play(rules=GONGZHU, salt=b"gz0", policy=exposing(lowest), records=records)
+    exposed = [cards_of(e or 0) for e in records[0].replay.exposures]
+    assert sum(map(len, exposed)) == 4
+    shown = ", ".join(
+        f"{_name_at(protos, s)} {' '.join(str(CARDS[c]) for c in e)}"
+        for s, e in enumerate(exposed)
+        if e
+    )
+    out["gongzhu.log"] = (
+        f"a one-hand Gong Zhu game to −1 (salt gz0): every seat exposes all it holds of Q♠ J♦ "
+        f"10♣ A♥ ({shown}), each exposure the deck's open of the card",
+        log_bytes(finished(protos, 1)),
+    )
+    records = []
+    protos = play(rules=GONGZHU, salt=b"gz11", policy=exposing(shooter(3)), records=records)
+    taker = next(s for s, t in enumerate(records[0].replay.taken) if t & HEARTS_MASK == HEARTS_MASK)
+    out["gongzhu_all_hearts.log"] = (
+        f"a one-hand Gong Zhu game to −1 (salt gz11; every seat exposes all it may, seat 3 plays "
+        f"high): seat {taker} ({_name_at(protos, taker)}) takes all 13 hearts (全红), scoring "
+        f"{records[0].replay.result.points[taker]:+d}",  # type: ignore[union-attr]
+        log_bytes(finished(protos, 1)),
+    )
+    protos = play(rules=GONGZHU, salt=b"gz0", policy=exposing(claiming))
+    out["gongzhu_claim.log"] = (
+        f"the game of gongzhu.log with every seat claiming the rest as soon as its claim holds "
+        f"(salt gz0): {_claims(protos)}",
+        log_bytes(finished(protos, 1)),
+    )
+    protos = play(claims_too_soon(CHEATER), rules=GONGZHU, salt=b"gz0")
+    out["gongzhu_claim_refused.log"] = (
+        f"{NAMES[CHEATER]} claims the rest on lead while a card of its own can still lose "
+        "(salt gz0): the claim is logged and refused, blaming no one, and the same seat plays in "
+        "a play step of the same number; the game finishes",
+        log_bytes(finished(protos, 1)),
+    )
+    protos = play(rules=Rules(claims=True, target=10), salt=b"c0", policy=claiming)
+    out["hearts_claim.log"] = (
+        f"Hearts with claims, to 10 points (salt c0), every seat claiming as soon as its claim "
+        f"holds: {_claims(protos)}",
+        log_bytes(finished(protos, protos[0].game.number if protos[0].game else 0)),
+    )
+    choose, tamper = false_exposure(CHEATER)
+    protos = play(choose, rules=GONGZHU, salt=b"gz0", tamper=tamper)
+    out["gongzhu_false_exposure.log"] = (
+        f"{NAMES[CHEATER]} exposes a card it does not hold, with the true key of one of its own "
+        f"positions; every peer names it at once; {NAMES[0]}'s log",
+        log_bytes(protos[0].entries),
+    )
+    rules = Rules(game=GameKind.GONGZHU, limit=1, expose_all=True)
+    protos = play(hides_exposure(CHEATER), rules=rules, salt=b"gz1")
+    out["gongzhu_missed_exposure.log"] = (
+        f"分牌全亮 (salt gz1): {NAMES[CHEATER]} exposes nothing while holding exposable cards; the "
+        f"end-of-hand replay names it; {NAMES[0]}'s log, ending with the reveals",
+        log_bytes(protos[0].entries),
+    )
+    return out
+
+
 def stop_vectors() -> dict[str, tuple[str, bytes]]:
     """Games that stop early, each as one honest peer logged it."""
     out: dict[str, tuple[str, bytes]] = {}
@@ -553,6 +714,16 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
         log_bytes(protos[0].entries),
     )
     return out
+
+
+def _claims(protos: list[GameProtocol]) -> str:
+    """Who claimed, at which step, in player 0's log."""
+    envs = [decode_frame(e).envelope for e in protos[0].entries]
+    made = [
+        f"{NAMES[env.sender]} at hand {env.hand} {env.step}" for env in envs if "claim" in env.body
+    ]
+    assert made, "nobody claimed"
+    return "claims by " + ", ".join(made)
 
 
 def _name_at(protos: list[GameProtocol], seat: int) -> str:

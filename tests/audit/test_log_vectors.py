@@ -45,6 +45,11 @@ HONEST = {
     "left.log",
     "taken_over.log",
     "unfounded_vote.log",
+    "gongzhu.log",
+    "gongzhu_all_hearts.log",
+    "gongzhu_claim.log",
+    "gongzhu_claim_refused.log",
+    "hearts_claim.log",
 }
 STOPPED = {
     "renege_caught.log",
@@ -52,6 +57,8 @@ STOPPED = {
     "false_alarm.log",
     "equivocation.log",
     "claim.log",
+    "gongzhu_false_exposure.log",
+    "gongzhu_missed_exposure.log",
 }
 
 
@@ -152,6 +159,46 @@ def test_the_rule_vectors_show_what_they_are_for() -> None:
     first = ties["hands"][0]["totals"]
     assert max(first) >= 1 and first.count(min(first)) > 1 and len(ties["hands"]) == 2
     assert len(ties["winners"]) == 1
+
+
+def test_the_gongzhu_vectors_show_their_exposures_and_cheats() -> None:
+    game = report("gongzhu.log")
+    assert game["rules"].startswith("Gong Zhu")
+    (hand,) = game["hands"]
+    assert sorted(c for cards in hand["exposed"] for c in cards) == sorted(
+        ["Q♠", "J♦", "10♣", "A♥"]
+    )
+    assert not hand["passes"] and sum(game["results"]) == 0
+    log = read_log(DIR / "gongzhu.log").entries
+    kinds = [decode_frame(e).envelope.kind for e in log]
+    assert kinds.count("expose") == 4 and "pass_commit" not in kinds
+    (all_hearts,) = report("gongzhu_all_hearts.log")["hands"]
+    taken = [
+        sum(
+            1
+            for t in all_hearts["tricks"]
+            for p in t["plays"]
+            if t["winner"] == s and p["card"].endswith("♥")
+        )
+        for s in range(4)
+    ]
+    assert 13 in taken and max(all_hearts["points"]) > 0
+    false = EXPECTED["gongzhu_false_exposure.log"]["abort"]
+    assert false["blamed"].endswith("(cat)") and "showed Q♠, which position" in false["reason"]
+    missed = EXPECTED["gongzhu_missed_exposure.log"]["abort"]
+    assert missed["blamed"].endswith("(cat)")
+    assert missed["reason"].startswith("hand 1, the exposure: you must expose ")
+
+
+def test_the_claim_vectors_end_hands_early_or_play_on() -> None:
+    for name in ("gongzhu_claim.log", "hearts_claim.log"):
+        hands = report(name)["hands"]
+        assert any(len(h["tricks"]) < 13 for h in hands), name
+    envs = [decode_frame(e).envelope for e in read_log(DIR / "gongzhu_claim_refused.log").entries]
+    i = next(k for k, env in enumerate(envs) if "claim" in env.body)
+    assert (envs[i + 1].step, envs[i + 1].sender) == (envs[i].step, envs[i].sender)
+    assert "card" in envs[i + 1].body
+    assert len(report("gongzhu_claim_refused.log")["hands"][0]["tricks"]) == 13
 
 
 def test_a_heart_is_led_after_the_queen_before_hearts_are_broken() -> None:

@@ -88,7 +88,11 @@ def test_every_card_once_results_sum_to_zero_and_the_end(
     running = [0] * rules.players
     for h, result in zip(hands, game.results, strict=True):
         played = [c for t in h.tricks for c in t.cards]
-        assert sorted(played) == cards_of(rules.deck_mask)
+        if h.claimed is None:
+            assert sorted(played) == cards_of(rules.deck_mask)
+        else:  # 摊牌: the claimer took the cards never played
+            assert len(set(played)) == len(played) and h.played == rules.deck_mask
+            assert h.taken[h.claimed] & rules.deck_mask & ~sum(1 << c for c in played)
         assert sum(h.taken) == rules.deck_mask
         assert result.points == tuple(gongzhu_points(rules, t, h.exposed) for t in h.taken)
         assert sum(result.results) == 0

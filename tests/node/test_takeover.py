@@ -11,7 +11,7 @@ import pytest
 from hearts_p2p.audit import audit_log
 from hearts_p2p.game import GameProtocol, Status, Termination
 from hearts_p2p.log import GameLog
-from hearts_p2p.rules import Rules
+from hearts_p2p.rules import GameKind, Rules
 from hearts_p2p.wire import SignedMessage
 
 from .table import GAME_ID, Table
@@ -219,3 +219,19 @@ def test_two_players_leaving_one_after_the_other_are_both_taken_over(tmp_path: P
     report = audit(tmp_path, alive[0].entries)
     assert report.valid, report.problems  # type: ignore[attr-defined]
     assert [t.ending for t in report.takeovers] == ["left", "left"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("options", "step"), [({}, "expose"), ({"expose_all": True}, "play.3")])
+def test_a_gong_zhu_seat_is_taken_over_too(
+    options: dict[str, bool], step: str, tmp_path: Path
+) -> None:
+    """The table's seat exposes no more than it must, and plays on; one log, audited valid."""
+    rules = Rules(game=GameKind.GONGZHU, limit=150, **options)
+    table = DyingTable(rules, dead=2, hand=1, step=step, seed=2)
+    table.play()
+    assert table.died
+    alive = survivors(table)
+    assert all(p.status is Status.FINISHED and p.table_seats == {2} for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
