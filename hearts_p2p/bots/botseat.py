@@ -15,7 +15,7 @@ class BotSeat:
     """A slow strategy (Monte-Carlo) thinks in a worker thread so the node keeps answering
     peers meanwhile; quick ones answer at once, which is faster than a thread hand-off."""
 
-    SLOW = frozenset({"montecarlo", "montecarlo-v1", "gongzhu-montecarlo"})
+    SLOW = frozenset({"hard", "montecarlo", "montecarlo-v1", "gongzhu-montecarlo"})
 
     def __init__(self, bot: Bot, delay: float = 0.0) -> None:
         self.bot = bot
