@@ -48,7 +48,7 @@ __all__ = ["HardBot"]
 
 _CLOCK_EVERY = 4  # worlds between looks at the clock
 PASS_BUDGET = 2.0  # a pass may think this many times the budget of a card
-SHOOT_LOSERS = 4  # we try the moon plan with at most this many losers in hand
+SHOOT_LOSERS = 7  # we try the moon plan with at most this many losers in hand
 HUNTER_LOSERS = 2  # a rival's sampled hand with at most this many losers may be shooting
 
 
@@ -159,8 +159,8 @@ class HardBot(SearchBot):
         margin = PLAN_MARGIN * worlds
 
         def worth(c: int) -> float:
-            value = usual[c] + defend[c]
-            return min(value, shoot[c] + defend[c] + margin) if shooter else value
+            # We can only be shooting while nobody else has a point, so never defending then.
+            return min(usual[c], shoot[c] + margin) if shooter else usual[c] + defend[c]
 
         return min(options, key=lambda c: (worth(c), c != default))
 

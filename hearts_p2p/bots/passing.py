@@ -27,8 +27,8 @@ __all__ = ["PassSearch", "pass_candidates"]
 
 DANGEROUS = 5  # the candidates are the 3-card sets of this many most dangerous cards
 WEAKEST = 4  # and, for a hand that might shoot, of this many weakest cards
-MOON_LOSERS = 6  # a hand with at most this many losers before passing is searched for a moon too
-PLAN_MARGIN = 1.0  # points a moon plan must beat the usual one by, per world, to be chosen
+MOON_LOSERS = 8  # a hand with at most this many losers before passing is searched for a moon too
+PLAN_MARGIN = 0.5  # points a moon plan must beat the usual one by, per world, to be chosen
 
 
 def pass_candidates(hand: int, rules: Rules) -> tuple[list[int], bool]:
