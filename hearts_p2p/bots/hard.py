@@ -41,12 +41,11 @@ from .policy import choose_card, losers
 from .rollout import Position, score, table_of
 from .rollout import play_out as play
 from .sampler import Dealer
-from .search import DEFAULT_BUDGET_MS, MIN_WORLDS, SearchBot
+from .search import DEFAULT_BUDGET_MS, SearchBot
 from .standing import Standing
 
 __all__ = ["HardBot"]
 
-_CLOCK_EVERY = 4  # worlds between looks at the clock
 PASS_BUDGET = 2.0  # a pass may think this many times the budget of a card
 SHOOT_LOSERS = 7  # we try the moon plan with at most this many losers in hand
 HUNTER_LOSERS = 2  # a rival's sampled hand with at most this many losers may be shooting
@@ -141,7 +140,7 @@ class HardBot(SearchBot):
         shoot = dict.fromkeys(options, 0.0)
         defend = dict.fromkeys(options, 0.0)
         worlds = 0
-        while not self._stop(worlds, deadline):
+        while not self.enough(worlds, deadline):
             hands = dealer.deal(rng)
             if hunter >= 0 and losers(hands[hunter], _out(hands, hunter)) <= HUNTER_LOSERS:
                 for c in options:
@@ -194,20 +193,13 @@ class HardBot(SearchBot):
         value = dict.fromkeys(options, 0.0)
         trick = tuple(k.state.trick)
         worlds = 0
-        while not self._stop(worlds, deadline):
+        while not self.enough(worlds, deadline):
             hands = dealer.deal(self.rng)
             for c in options:
                 value[c] += solve(pos, trick, hands, c, rules, costs)
             worlds += 1
         self.worlds += worlds
         return min(options, key=lambda c: (value[c], c != default))
-
-    def _stop(self, worlds: int, deadline: float) -> bool:
-        if self.samples is not None:
-            return worlds >= self.samples
-        return (
-            worlds >= MIN_WORLDS and not worlds % _CLOCK_EVERY and time.perf_counter() >= deadline
-        )
 
 
 def _dealer(view: SeatView, k: Knowledge) -> Dealer:
