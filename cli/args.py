@@ -230,7 +230,8 @@ def _bot_choice(p: argparse.ArgumentParser, flag: str, level_flag: str) -> None:
         dest="strategy",
         choices=[level.value for level in Level],
         help="how well the bots play: easy (rules of thumb), medium (a short Monte-Carlo "
-        "search), hard (the full Monte-Carlo search); shown in their names",
+        "search), hard (the strongest: a search that shoots and stops moons, searches its "
+        "pass, solves the last tricks and plays to win the game); shown in their names",
     )
     p.add_argument(
         flag,

@@ -25,10 +25,11 @@ class Level(StrEnum):
 LEVELS: dict[Level, tuple[str, dict[str, Any]]] = {
     Level.EASY: ("heuristic", {}),
     Level.MEDIUM: ("montecarlo-v1", {"budget_ms": 40}),
-    Level.HARD: ("montecarlo", {}),
+    Level.HARD: ("hard", {}),
 }
 
-CHOICES = [level.value for level in Level] + sorted(STRATEGIES)
+# The level names first, then the strategies (``hard`` is both: the level plays the strategy).
+CHOICES = list(dict.fromkeys([level.value for level in Level] + sorted(STRATEGIES)))
 _LEVEL_NAMES = frozenset(level.value for level in Level)
 
 

@@ -3,8 +3,10 @@
 Every deal is played once per rotation of the table, so each strategy holds every seat's cards
 equally often and the luck of the deal cancels out; a deal is the unit of the statistics (its
 seat-hands are not independent). The payoff is zero-sum: the mean of the others' points minus
-one's own, so positive is good. ``--speed`` instead measures how many worlds the Monte-Carlo bots
-search in the same move budget, on the same positions, in the same run.
+one's own, so positive is good. ``--games`` plays whole games to the target instead, each game's
+deals the same for every rotation, and counts the games each strategy wins (a shared win counts
+its share). ``--speed`` instead measures how many worlds the searching bots search in the same
+move budget, on the same positions, in the same run.
 
 ``--game gongzhu`` plays Gong Zhu deals the same way: points are Gong Zhu scores (higher is
 better) and the payoff is the seed's result formula (own score × (N − 1) − the others'), which
@@ -30,6 +32,7 @@ from ..bots import (
     Bot,
     GameSwitch,
     GongZhuMonteCarloBot,
+    HardBot,
     MonteCarloBot,
     MonteCarloV1Bot,
     make_bot,
@@ -38,7 +41,7 @@ from ..bots.candidates import distinct_plays
 from ..bots.heuristic import HeuristicBot
 from ..bots.knowledge import POINTS_MASK, knowledge_of
 from ..cards import JACK_DIAMONDS, QUEEN_SPADES
-from ..engine import Action, Game, HandPhase, HandState, SeatView, deal_hands
+from ..engine import Action, Game, GameResult, HandPhase, HandState, SeatView, deal_hands
 from ..rules import PRESETS, GameKind, Rules
 
 # (better, worse): how many points per hand ``better`` must save against ``worse`` (issues 6, 14).
@@ -47,7 +50,11 @@ TARGETS = {
     ("montecarlo", "heuristic"): 1.0,
     ("montecarlo-v1", "heuristic"): 1.0,
     ("montecarlo", "montecarlo-v1"): 1.0,
+    ("hard", "montecarlo-v1"): 1.0,
+    ("hard", "heuristic"): 1.0,
 }
+# Whole games: the share of games ``better`` must win against ``worse`` (par is 1 / players).
+GAME_TARGETS = {("hard", "montecarlo-v1"): 0.35}
 # Gong Zhu: how much of the result formula per hand ``better`` must gain against ``worse``.
 GONGZHU_TARGETS = {
     ("heuristic", "random"): 200.0,
@@ -63,9 +70,11 @@ GONGZHU_OPTIONS = (
     "same_colour_discard",
     "partners",
 )
-MONTECARLO = ("montecarlo-v1", "montecarlo")  # the searching strategies, oldest first
+MONTECARLO = ("montecarlo-v1", "montecarlo", "hard")  # the Hearts searches, oldest first
 _SEARCHING = (*MONTECARLO, "gongzhu-montecarlo")
 SPEED_TARGET = 4.0  # the new search must reach this many times v1's worlds per move (issue 14)
+WORLDS_TARGET = 1300  # and the hard bot this many worlds per 200 ms move (issue 14)
+MAX_GAME_HANDS = 200  # a game still going after this many hands is counted as won by nobody
 # A seat that took this many of the 14 point cards went for the moon; with someone else taking
 # the rest, the moon was stopped.
 NEAR_MOON = 10
@@ -85,6 +94,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"Gong Zhu: comma-separated options to turn on ({', '.join(GONGZHU_OPTIONS)})",
     )
     parser.add_argument("--hands", type=int, default=2000, help="deals to play (default 2000)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        help="Hearts: play this many whole games to the target instead of --hands deals",
+    )
     parser.add_argument(
         "--strategies",
         default="heuristic,random",
@@ -122,6 +137,7 @@ class _Setup:
     seed: int
     samples: int | None
     budget_ms: float
+    games: bool = False
 
 
 @dataclass(slots=True)
@@ -135,6 +151,8 @@ class _Tally:
     moons_completed: int = 0
     moons_conceded: int = 0
     moons_stopped: int = 0
+    games: int = 0  # seat-games played, and the wins among them (a shared win its share)
+    wins: float = 0.0
     searches: int = 0
     search_seconds: float = 0.0
     worlds: int = 0
@@ -195,10 +213,9 @@ def _deal(setup: _Setup, d: int) -> tuple[int, list[int]]:
     return number, deal_hands(setup.rules, number, random.Random(setup.seed * 1_000_003 + d))
 
 
-def _play_deal(setup: _Setup, d: int) -> dict[str, _Tally]:
-    """Every rotation of the table on deal ``d``: each strategy's tally."""
-    rules = setup.rules
-    number, deal = _deal(setup, d)
+def _play_unit(setup: _Setup, d: int) -> dict[str, _Tally]:
+    """Every rotation of the table on deal ``d`` (game ``d`` with ``--games``): each strategy's
+    tally."""
     tally: dict[str, _Tally] = {}
     for r, lineup in enumerate(setup.lineups):
         bots = [
@@ -211,25 +228,63 @@ def _play_deal(setup: _Setup, d: int) -> dict[str, _Tally]:
             _Timed(b, tally.setdefault(lineup[s], _Tally()).move_seconds)
             for s, b in enumerate(bots)
         ]
-        hand = play_hand(rules, number, deal, timed)
-        _count(hand, lineup, bots, tally)
+        if setup.games:
+            _count_game(play_game(setup.rules, setup.seed * 1_000_003 + d, timed), lineup, tally)
+        else:
+            number, deal = _deal(setup, d)
+            _count(play_hand(setup.rules, number, deal, timed), lineup, tally)
+        _count_searches(lineup, bots, tally, setup.rules.is_gongzhu)
     return tally
 
 
-def _count(
-    hand: HandState, lineup: tuple[str, ...], bots: list[Bot], tally: dict[str, _Tally]
+def play_game(rules: Rules, seed: int, bots: Sequence[Bot]) -> tuple[list[HandState], GameResult]:
+    """A whole game to the target, hand ``i``'s deal drawn from ``seed`` and ``i`` alone (so
+    every rotation of the table gets the same deals); its hands and how it ended."""
+    game = Game(rules)
+    hands: list[HandState] = []
+    while not game.over and len(hands) < MAX_GAME_HANDS:
+        number = game.number + 1
+        hand = game.start_hand(deal_hands(rules, number, random.Random(seed * 1_009 + number)))
+        while hand.phase is not HandPhase.SCORED:
+            seat = game.to_act()[0]
+            game.apply(seat, bots[seat].choose(SeatView.of(game, seat)))
+        hands.append(hand)
+    result = game.result or GameResult(tuple(game.totals), (), len(hands))
+    return hands, result
+
+
+def _count_game(
+    played: tuple[list[HandState], GameResult], lineup: tuple[str, ...], tally: dict[str, _Tally]
 ) -> None:
+    hands, result = played
+    for hand in hands:
+        _count(hand, lineup, tally)
+    for s, name in enumerate(lineup):
+        t = tally[name]
+        t.games += 1
+        if s in result.winners:
+            t.wins += 1 / len(result.winners)
+
+
+def _count_searches(
+    lineup: tuple[str, ...], bots: list[Bot], tally: dict[str, _Tally], gongzhu: bool
+) -> None:
+    for s, name in enumerate(lineup):
+        bot = _playing(bots[s], gongzhu)
+        if isinstance(bot, MonteCarloBot | MonteCarloV1Bot | HardBot | GongZhuMonteCarloBot):
+            t = tally[name]
+            t.searches += bot.searches
+            t.search_seconds += bot.search_seconds
+            t.worlds += bot.worlds
+
+
+def _count(hand: HandState, lineup: tuple[str, ...], tally: dict[str, _Tally]) -> None:
     result = hand.result
     assert result is not None
     for s, name in enumerate(lineup):
         t = tally[name]
         t.seat_hands += 1
         t.points += result.points[s]
-        bot = _playing(bots[s], hand.gongzhu)
-        if isinstance(bot, MonteCarloBot | MonteCarloV1Bot | GongZhuMonteCarloBot):
-            t.searches += bot.searches
-            t.search_seconds += bot.search_seconds
-            t.worlds += bot.worlds
     if hand.gongzhu:
         _count_gongzhu(hand, lineup, tally)
     else:
@@ -277,10 +332,6 @@ def _stoppers(hand: HandState) -> set[int]:
         return set()
     top = counts.index(max(counts))
     return {s for s, c in enumerate(counts) if c and s != top}
-
-
-def _play_deals(setup: _Setup, deals: Sequence[int]) -> list[dict[str, _Tally]]:
-    return [_play_deal(setup, d) for d in deals]
 
 
 def estimate(xs: Sequence[float]) -> dict[str, Any]:
@@ -337,7 +388,7 @@ def _strategies(args: argparse.Namespace) -> list[str]:
 
 def _plays(strategy: str, gongzhu: bool) -> bool:
     """Whether ``strategy`` plays the game: Gong Zhu needs a Gong Zhu variant or ``random``."""
-    if strategy in ("random", "heuristic", "montecarlo"):
+    if strategy in ("random", "heuristic", "montecarlo", "hard"):
         return True
     return strategy.startswith("gongzhu-") == gongzhu
 
@@ -369,16 +420,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             raise SystemExit("hearts bench bots: --speed compares the Hearts searches only")
         return run_speed(args)
     names = _strategies(args)
-    if args.hands < 2:
-        raise SystemExit("hearts bench bots: --hands must be at least 2")
+    games = args.games > 0
+    units = args.games if games else args.hands
+    if units < 2:
+        raise SystemExit(
+            f"hearts bench bots: {'--games' if games else '--hands'} must be at least 2"
+        )
     rules = _rules(args)
+    if games and rules.is_gongzhu:
+        raise SystemExit("hearts bench bots: --games plays Hearts games only")
     targets = GONGZHU_TARGETS if rules.is_gongzhu else TARGETS
     setup = _Setup(
-        rules, tuple(lineups(names, args.players)), args.seed, args.samples, args.budget_ms
+        rules, tuple(lineups(names, args.players)), args.seed, args.samples, args.budget_ms, games
     )
-    progress = _Progress(args.quiet, args.hands, "deals")
+    progress = _Progress(args.quiet, units, "games" if games else "deals")
     start, cpu = time.perf_counter(), time.process_time()
-    tallies = list(_tallies(setup, args.hands, args.jobs, progress.step))
+    tallies = list(_tallies(setup, units, args.jobs, progress.step))
     progress.close()
     wall = time.perf_counter() - start
     strategies = {name: _figures(name, tallies, rules.is_gongzhu) for name in dict.fromkeys(names)}
@@ -388,14 +445,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for (better, worse), target in targets.items()
         if better in strategies and worse in strategies
     ]
+    if games:
+        comparisons += [
+            _compare_games(better, worse, target, strategies, args.players)
+            for (better, worse), target in GAME_TARGETS.items()
+            if better in strategies and worse in strategies
+        ]
     return {
         "benchmark": "bots",
         "game": rules.game.value,
         "rules": rules.summary(),
         "players": args.players,
         "preset": args.preset,
-        "deals": args.hands,
-        "table_hands": args.hands * len(setup.lineups),
+        "deals": None if games else args.hands,
+        "games": args.games if games else None,
+        "table_hands": sum(t.seat_hands for u in tallies for t in u.values()) // args.players,
         "lineups": [list(lu) for lu in setup.lineups],
         "seed": args.seed,
         "montecarlo": _montecarlo_setting(args) if set(_SEARCHING) & set(names) else None,
@@ -413,11 +477,11 @@ def _tallies(
     """Each deal's tallies in deal order, reporting progress as deals finish."""
     if jobs == 1:
         for d in range(hands):
-            yield _play_deal(setup, d)
+            yield _play_unit(setup, d)
             step(d + 1)
         return
     with ProcessPoolExecutor(jobs) as pool:
-        for d, tally in enumerate(pool.map(_play_deal, [setup] * hands, range(hands))):
+        for d, tally in enumerate(pool.map(_play_unit, [setup] * hands, range(hands))):
             yield tally
             step(d + 1)
 
@@ -442,6 +506,17 @@ def _figures(name: str, tallies: Sequence[dict[str, _Tally]], gongzhu: bool) -> 
             "completed": sum(t.moons_completed for t in mine),
             "conceded": sum(t.moons_conceded for t in mine),
             "stopped": sum(t.moons_stopped for t in mine),
+            # Per 400 seat-hands (the issue's unit), each with its interval over the deals.
+            "per_400": {
+                what: estimate([400 * getattr(t, f"moons_{what}") / t.seat_hands for t in mine])
+                for what in ("attempted", "completed", "conceded")
+            },
+        }
+    if any(t.games for t in mine):
+        figures["games"] = {
+            "played": sum(t.games for t in mine),
+            "won": round(sum(t.wins for t in mine), 2),
+            "win_rate": estimate([t.wins / t.games for t in mine]),
         }
     moves = [s for t in mine for s in t.move_seconds]
     if moves:
@@ -518,6 +593,26 @@ def _compare(
     }
 
 
+def _compare_games(
+    better: str, worse: str, target: float, strategies: dict[str, dict[str, Any]], players: int
+) -> dict[str, Any]:
+    """Whether ``better`` wins its target share of whole games, its interval above par."""
+    rate = strategies[better]["games"]["win_rate"]
+    par = 1 / players
+    above = rate["interval"][0] > par
+    return {
+        "better": better,
+        "worse": worse,
+        "win_rate": rate["mean"],
+        "ci95": rate["ci95"],
+        "interval": rate["interval"],
+        "par": round(par, 3),
+        "target": target,
+        "interval_above_par": above,
+        "meets_target": rate["mean"] >= target and above,
+    }
+
+
 def _montecarlo_setting(args: argparse.Namespace) -> dict[str, Any]:
     return {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms}
 
@@ -572,7 +667,7 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
         # Alternate who goes first, so a change in the machine's load falls on both alike.
         for name in MONTECARLO if i % 2 == 0 else MONTECARLO[::-1]:
             bot = _playing(_bot(name, args.seed + i, args.budget_ms, args.samples), False)
-            assert isinstance(bot, MonteCarloBot | MonteCarloV1Bot)
+            assert isinstance(bot, MonteCarloBot | MonteCarloV1Bot | HardBot)
             bot.choose(view)
             worlds[name].append(bot.worlds)
             seconds[name].append(bot.search_seconds)
@@ -593,7 +688,7 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
             "worlds_per_200ms": round(per_second[name] * 0.2),
             "ms_per_move": round(1000 * sum(seconds[name]) / len(w), 1),
         }
-    old, new = MONTECARLO
+    old, new, hard = MONTECARLO
     # Each position's ratio of worlds/s (of worlds, under a budget): late positions, where worlds
     # are cheap, do not swamp the early ones as they do in the pooled worlds/s.
     rates = {
@@ -617,6 +712,8 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
         "speedup_pooled": round(per_second[new] / per_second[old], 2),
         "target": SPEED_TARGET,
         "meets_target": ratio >= SPEED_TARGET,
+        "worlds_target": WORLDS_TARGET,
+        "meets_worlds_target": figures[hard]["worlds_per_200ms"] >= WORLDS_TARGET,
     }
 
 
@@ -640,8 +737,9 @@ def render(r: dict[str, Any]) -> str:
         if gongzhu
         else "payoff = others' mean − own, higher is better"
     )
+    units = f"{r['games']} duplicate games" if r["games"] else f"{r['deals']} duplicate deals"
     lines = [
-        f"bots: {r['deals']} duplicate deals ({r['table_hands']} hands), {rules}, seed {r['seed']}",
+        f"bots: {units} ({r['table_hands']} hands), {rules}, seed {r['seed']}",
         f"  tables: {'; '.join(' '.join(lu) for lu in r['lineups'])}",
         f"  {r['wall_seconds']} s wall with {r['jobs']} job(s){budget}",
         f"  per hand, mean ± 95% CI (standard error); {payoff}",
@@ -650,6 +748,14 @@ def render(r: dict[str, Any]) -> str:
         lines += _render_strategy(name, s, gongzhu)
     for c in r["comparisons"]:
         verdict = "meets" if c["meets_target"] else "MISSES"
+        if "win_rate" in c:
+            above = "above" if c["interval_above_par"] else "not above"
+            lines.append(
+                f"  {c['better']} wins {100 * c['win_rate']:.1f}% ± {100 * c['ci95']:.1f}% of the "
+                f"games against {c['worse']} (par {100 * c['par']:.0f}%, interval {above} it): "
+                f"{verdict} the target of {100 * c['target']:.0f}%"
+            )
+            continue
         apart = "apart" if c["intervals_apart"] else "overlapping"
         if gongzhu:
             what = f"gains {c['result_gained_per_hand']:.1f} ± {c['ci95']:.1f} result/hand over"
@@ -682,14 +788,23 @@ def _render_strategy(name: str, s: dict[str, Any], gongzhu: bool) -> list[str]:
             f"payoff {z['mean']:+7.3f} ± {z['ci95']:.3f} ({z['se']:.3f})  "
             f"[{s['seat_hands']} seat-hands]"
         ]
+        c = m["per_400"]["completed"]
         line = (
-            f"  {'':<13} moons attempted {m['attempted']}, completed {m['completed']}, "
+            f"  {'':<13} moons attempted {m['attempted']}, completed {m['completed']} "
+            f"({c['mean']:.1f} ± {c['ci95']:.1f} per 400 seat-hands), "
             f"conceded {m['conceded']}, stopped {m['stopped']}"
         )
     if "ms_per_move" in s:
         t = s["ms_per_move"]
         line += f"; ms/move p50 {t['p50']:g}, p99 {t['p99']:g}"
     lines.append(line)
+    if "games" in s:
+        g = s["games"]
+        w = g["win_rate"]
+        lines.append(
+            f"  {'':<13} won {g['won']:g} of {g['played']} seat-games: "
+            f"{100 * w['mean']:.1f}% ± {100 * w['ci95']:.1f}%"
+        )
     if "ms_per_searched_move" in s:
         lines.append(
             f"  {'':<13} {s['worlds_per_searched_move']:g} worlds and "
@@ -714,11 +829,16 @@ def _render_speed(r: dict[str, Any]) -> str:
             f"{s['ms_per_move']} ms/move"
         )
     verdict = "meets" if r["meets_target"] else "MISSES"
-    old, new = MONTECARLO
+    old, new, hard = MONTECARLO
     lo, hi = r["speedup_range"]
     lines.append(
         f"  {new} searches {r['speedup']}× the worlds/s of {old} (median over positions; range "
         f"{lo:g}× to {hi:g}×, pooled {r['speedup_pooled']:g}×): "
         f"{verdict} the target of {r['target']:g}×"
+    )
+    verdict = "meets" if r["meets_worlds_target"] else "MISSES"
+    lines.append(
+        f"  {hard} searches {r['strategies'][hard]['worlds_per_200ms']} worlds per 200 ms move: "
+        f"{verdict} the target of {r['worlds_target']}"
     )
     return "\n".join(lines)

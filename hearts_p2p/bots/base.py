@@ -57,7 +57,11 @@ def register(name: str, *, gongzhu: bool = False) -> Callable[[BotFactory], BotF
 
 
 # The Gong Zhu strategy that plays for a Hearts one when the table plays Gong Zhu.
-GONGZHU_VARIANTS = {"heuristic": "gongzhu-heuristic", "montecarlo": "gongzhu-montecarlo"}
+GONGZHU_VARIANTS = {
+    "heuristic": "gongzhu-heuristic",
+    "montecarlo": "gongzhu-montecarlo",
+    "hard": "gongzhu-montecarlo",
+}
 
 
 class GameSwitch:

@@ -18,7 +18,7 @@ class BotSeat:
     A claim the game offers is taken at once: it holds only when the rest of the hand cannot go
     otherwise, so it changes no score and saves the table the tricks."""
 
-    SLOW = frozenset({"montecarlo", "montecarlo-v1", "gongzhu-montecarlo"})
+    SLOW = frozenset({"hard", "montecarlo", "montecarlo-v1", "gongzhu-montecarlo"})
     shows_plays = False  # the node makes no event, nor view, for each play
 
     def __init__(self, bot: Bot, delay: float = 0.0) -> None:

@@ -14,7 +14,7 @@ from .base import check_turn, register
 from .knowledge import knowledge_of
 from .policy import choose_card, losers
 
-__all__ = ["HeuristicBot", "choose_moon", "choose_pass"]
+__all__ = ["HeuristicBot", "choose_moon", "choose_pass", "danger", "moon_keep"]
 
 _QS_BIT = 1 << QUEEN_SPADES
 _LOW_SPADES = SUIT_MASKS[Suit.SPADES] & ((1 << QUEEN_SPADES) - 1)
@@ -24,21 +24,21 @@ def choose_pass(hand: int, rules: Rules) -> int:
     """The 3 cards (as a mask) to pass from ``hand``."""
     cards = cards_of(hand)
     if losers(hand, rules.deck_mask & ~hand) <= 3 and (hand & HEARTS_MASK).bit_count() >= 4:
-        danger = {c: -_moon_keep(c, hand) for c in cards}  # a moon hand: pass the losers
+        rating = {c: -moon_keep(c, hand) for c in cards}  # a moon hand: pass the losers
     else:
-        danger = {c: _danger(c, hand, rules) for c in cards}
-    chosen = sorted(cards, key=lambda c: (-danger[c], -c))[:3]
+        rating = {c: danger(c, hand, rules) for c in cards}
+    chosen = sorted(cards, key=lambda c: (-rating[c], -c))[:3]
     return sum(1 << c for c in chosen)
 
 
-def _moon_keep(card: int, hand: int) -> float:
+def moon_keep(card: int, hand: int) -> float:
     """How much a moon hand wants to keep ``card``: its top cards in each suit, hearts most."""
     suit = SUIT_MASKS[card // 13]
     higher_out = suit & ~hand & ~((2 << card) - 1)
     return (card % 13) - 20 * higher_out.bit_count() + (5 if card // 13 == Suit.HEARTS else 0)
 
 
-def _danger(card: int, hand: int, rules: Rules) -> float:
+def danger(card: int, hand: int, rules: Rules) -> float:
     """How likely ``card`` is to take points for us if we keep it."""
     rank = card % 13
     suit = card // 13

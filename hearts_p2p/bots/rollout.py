@@ -124,10 +124,12 @@ class Position:
         )  # fmt: skip
 
 
-def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
+def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> list[int]:
     """The cards each seat has taken once ``pos.seat`` plays ``card`` and the rest is played.
 
-    ``hands`` holds every seat's cards; the playout uses it up.
+    ``hands`` holds every seat's cards; the playout uses it up. Seat ``shoots`` (if any) runs for
+    the moon whatever its cards, for as long as nobody else has taken a point: the playout of a
+    moon attempt, or of a rival's that we must stop.
     """
     t = pos.table
     n = t.n
@@ -170,7 +172,10 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
             if bit & (bit - 1):
                 legal = bit
                 out = deck & ~played & ~hand
-                if watch and (shooter := _shooter(hand, out, seat, first, taken, pts_seats)) >= 0:
+                if (
+                    watch
+                    and (shooter := _shooter(hand, out, seat, first, taken, pts_seats, shoots)) >= 0
+                ):
                     card = _moon_play(t, hand, legal, seat, shooter, out, first, count,
                                       top.bit_length() - 1, winner, played ^ start, leader,
                                       played)  # fmt: skip
@@ -209,7 +214,10 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
         legal = hand if hearts_open else hand & not_hearts or hand
         if legal & (legal - 1):
             out = deck & ~played & ~hand
-            if watch and (shooter := _shooter(hand, out, seat, first, taken, pts_seats)) >= 0:
+            if (
+                watch
+                and (shooter := _shooter(hand, out, seat, first, taken, pts_seats, shoots)) >= 0
+            ):
                 card = _moon_play(t, hand, legal, seat, shooter, out, first, 0, -1, seat, 0, seat,
                                   played)  # fmt: skip
             else:
@@ -223,11 +231,13 @@ def play_out(pos: Position, hands: list[int], card: int) -> list[int]:
         order = followers[leader]
 
 
-def _shooter(hand: int, out: int, seat: int, first: bool, taken: list[int], pts_seats: int) -> int:
+def _shooter(
+    hand: int, out: int, seat: int, first: bool, taken: list[int], pts_seats: int, shoots: int
+) -> int:
     """Who ``seat`` sees running for the moon, or -1: ``policy.moon_shooter`` while at most one
-    seat has taken points."""
+    seat has taken points, and always itself if it is the seat that ``shoots``."""
     if not pts_seats or pts_seats >> seat & 1:
-        return seat if _can_shoot(hand, out, first, taken[seat]) else -1
+        return seat if seat == shoots or _can_shoot(hand, out, first, taken[seat]) else -1
     who = pts_seats.bit_length() - 1
     return who if (taken[who] & POINTS_MASK).bit_count() >= STOP_AT else -1
 

@@ -99,7 +99,9 @@ def test_speed_compares_both_searches_on_the_same_positions() -> None:
         assert r["strategies"][name]["worlds_per_second"] > 0
     lo, hi = r["speedup_range"]
     assert lo <= r["speedup"] <= hi
-    assert "worlds/s of montecarlo-v1" in bench.render(r)
+    assert r["meets_worlds_target"] == (r["strategies"]["hard"]["worlds_per_200ms"] >= 1300)
+    text = bench.render(r)
+    assert "worlds/s of montecarlo-v1" in text and "hard searches" in text
 
 
 def test_progress_only_where_someone_watches(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -179,3 +181,40 @@ def test_gongzhu_bad_options_are_refused() -> None:
         bench.run(_args(options="partners"))
     with pytest.raises(SystemExit, match="--speed"):
         bench.run(_args(game="gongzhu", speed=True))
+
+
+def test_whole_games_count_each_win_once_and_give_win_rates() -> None:
+    r = bench.run(_args(games=3, strategies="heuristic,random"))
+    assert r["games"] == 3 and r["deals"] is None
+    h, x = r["strategies"]["heuristic"], r["strategies"]["random"]
+    # 3 games at each of 2 rotations, every game won once (a shared win by shares).
+    assert h["games"]["played"] == x["games"]["played"] == 12
+    assert h["games"]["won"] + x["games"]["won"] == pytest.approx(6)
+    rate = h["games"]["win_rate"]
+    assert rate["interval"][0] <= rate["mean"] <= rate["interval"][1]
+    # Every hand of every game is counted: the seat-hands are the table's hands times 4 seats.
+    assert h["seat_hands"] + x["seat_hands"] == 4 * r["table_hands"]
+    assert r["table_hands"] >= 6 * 4  # a game to 100 takes more than four hands
+    assert "seat-games" in bench.render(r)
+    json.dumps(r)
+
+
+def test_games_compare_the_win_rate_of_hard_with_its_target() -> None:
+    strategies = {"hard": {"games": {"win_rate": bench.estimate([0.5, 0.25, 0.5, 0.75])}}}
+    c = bench._compare_games("hard", "montecarlo-v1", 0.35, strategies, 4)
+    assert c["par"] == 0.25 and c["win_rate"] == 0.5 and c["target"] == 0.35
+    assert c["meets_target"] == c["interval_above_par"] == (c["interval"][0] > 0.25)
+
+
+def test_moons_per_400_seat_hands_have_intervals() -> None:
+    r = bench.run(_args(hands=4, strategies="heuristic,random"))
+    per = r["strategies"]["heuristic"]["moons"]["per_400"]
+    assert set(per) == {"attempted", "completed", "conceded"}
+    assert per["completed"]["mean"] == 400 * r["strategies"]["heuristic"]["moons"]["completed"] / 16
+
+
+def test_games_are_hearts_only() -> None:
+    with pytest.raises(SystemExit, match="--games"):
+        bench.run(_args(games=2, game="gongzhu", strategies="heuristic,random"))
+    with pytest.raises(SystemExit, match="--games"):
+        bench.run(_args(games=1, strategies="heuristic,random"))

@@ -8,7 +8,14 @@ import re
 import socket
 from pathlib import Path
 
-from hearts_p2p.bots import Bot, GameSwitch, HeuristicBot, MonteCarloBot, MonteCarloV1Bot
+from hearts_p2p.bots import (
+    Bot,
+    GameSwitch,
+    HardBot,
+    HeuristicBot,
+    MonteCarloBot,
+    MonteCarloV1Bot,
+)
 from hearts_p2p.cli.levels import bot_for, level_name
 from hearts_p2p.cli.main import build_parser
 
@@ -26,7 +33,7 @@ def test_each_level_is_a_strategy_and_a_budget() -> None:
     medium = hearts_side(bot_for("medium", 1))
     assert isinstance(medium, MonteCarloV1Bot) and medium.budget_ms == 40
     hard = hearts_side(bot_for("hard", 1))
-    assert isinstance(hard, MonteCarloBot) and hard.budget_ms == MonteCarloBot().budget_ms
+    assert isinstance(hard, HardBot) and hard.budget_ms == HardBot().budget_ms
     assert isinstance(hearts_side(bot_for("montecarlo", 1)), MonteCarloBot)  # strategies too
 
 

@@ -1,0 +1,246 @@
+"""The hard bot: the Monte-Carlo search with plans for the moon, a searched pass, an exact endgame
+and the game standing in every decision.
+
+It samples worlds as ``montecarlo`` does, from everything the plays prove and what they suggest
+(``inference``), and plays every candidate card out in the same worlds (common random numbers).
+On top of that:
+
+- **Moon attempts.** While nobody else has taken a point and our hand is strong enough, every
+  candidate is also played out with us running for the moon whatever happens (``play_out``'s
+  ``shoots``); a card is worth its better plan. So the bot goes for the moon when the worlds say
+  it comes home, keeps going while they do, and abandons it the move they stop saying so.
+- **Moon defence.** When one rival alone has taken points, the worlds in which its hand could
+  still run every trick are also played out with it running for the moon, weighed by how likely
+  the points it has taken make an attempt; the cards that stop it (a heart kept to win a trick,
+  a point given to a third seat) gain by what the moon would have cost.
+- **Searched pass** (``passing``), with the moon plans for a hand that could shoot.
+- **Exact endgame.** Once few cards are left, each world is solved by max-n search
+  (``endgame``) instead of played out by the policy.
+- **Game standing** (``standing``): a hand that ends the game is worth whether we win the game,
+  so the bot ducks a moon that ends it in someone else's favour and shoots when that alone wins;
+  the moon choice is the heuristic's, which is by the standing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from ..cards import CARDS, cards_of
+from ..engine import Action, HandPhase, PassCards, PlayCard, SeatView
+from ..rules import Moon
+from .base import check_turn, register
+from .candidates import distinct_plays
+from .endgame import ENDGAME_CARDS, solve
+from .heuristic import HeuristicBot, choose_moon
+from .inference import with_signals
+from .knowledge import POINTS_MASK, Knowledge, knowledge_of
+from .passing import PLAN_MARGIN, PassSearch, pass_candidates
+from .policy import choose_card, losers
+from .rollout import Position, score, table_of
+from .rollout import play_out as play
+from .sampler import Dealer
+from .search import DEFAULT_BUDGET_MS, SearchBot
+from .standing import Standing
+
+__all__ = ["HardBot"]
+
+PASS_BUDGET = 2.0  # a pass may think this many times the budget of a card
+SHOOT_LOSERS = 7  # we try the moon plan with at most this many losers in hand
+HUNTER_LOSERS = 2  # a rival's sampled hand with at most this many losers may be shooting
+
+
+@register("hard")
+class HardBot(SearchBot):
+    """The strongest bot; ``samples`` fixes the worlds per decision, else ``budget_ms``."""
+
+    name = "hard"
+
+    def __init__(
+        self, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None
+    ) -> None:
+        super().__init__(seed, budget_ms, samples)
+        self.fallback = HeuristicBot(seed)
+
+    def choose(self, view: SeatView) -> Action:
+        check_turn(view)
+        if view.phase is HandPhase.PASSING:
+            return PassCards(tuple(cards_of(self._pass(view))))
+        if view.phase is not HandPhase.PLAYING:
+            return self.fallback.choose(view)
+        k = knowledge_of(view)
+        h = k.state
+        trick = sum(1 << c for c in h.trick)
+        options = distinct_plays(
+            h.legal_play_mask(view.seat), h.hands[view.seat], k.unseen | trick, view.rules
+        )
+        if len(options) == 1:
+            return PlayCard(CARDS[options[0]])
+        return self.timed(lambda: self._search(view, k, options))
+
+    def _cost(self, view: SeatView) -> Callable[[list[int]], float]:
+        """Our cost of the cards each seat took, by the game standing when it matters."""
+        rules = view.rules
+        t = table_of(rules)
+        seat = view.seat
+        moon_adds = [
+            rules.moon is Moon.CHOICE and choose_moon(rules, view.totals, s) for s in range(t.n)
+        ]
+        standing = Standing.of(rules, view.totals, seat)
+        others = t.n - 1
+        if standing.live:
+            return lambda taken: standing.cost(score(t, taken, moon_adds))
+
+        def plain(taken: list[int]) -> float:
+            points = score(t, taken, moon_adds)
+            mine = points[seat]
+            return mine - (sum(points) - mine) / others
+
+        return plain
+
+    def _pass(self, view: SeatView) -> int:
+        hand = sum(1 << c for c in view.hand)
+        rules = view.rules
+        candidates, moon = pass_candidates(hand, rules)
+        search = PassSearch(rules, view.hand_number, view.seat, hand)
+        cost = self._cost(view)
+        usual = dict.fromkeys(candidates, 0.0)
+        shoot = dict.fromkeys(candidates, 0.0)
+        deadline = time.perf_counter() + PASS_BUDGET * self.budget_ms / 1000
+        worlds = 0
+        while not self.enough(worlds, deadline):
+            hands, passes = search.deal(self.rng)
+            for p in candidates:
+                usual[p] += search.cost(hands, passes, p, -1, cost)
+                if moon:
+                    shoot[p] += search.cost(hands, passes, p, view.seat, cost)
+            worlds += 1
+        margin = PLAN_MARGIN * worlds
+
+        def worth(p: int) -> float:
+            return min(usual[p], shoot[p] + margin) if moon else usual[p]
+
+        return min(candidates, key=lambda p: (worth(p), p != candidates[0]))
+
+    def _search(self, view: SeatView, k: Knowledge, options: list[int]) -> int:
+        deadline = self.deadline()
+        seat = view.seat
+        h = k.state
+        default = choose_card(h, seat, k.forbidden)
+        pos = Position.of(h, seat)
+        cost = self._cost(view)
+        dealer = _dealer(view, k)
+        rng = self.rng
+        if sum(k.counts) <= ENDGAME_CARDS and h.tricks:
+            return self._endgame(view, k, options, pos, dealer, default, deadline)
+        shooter = _can_try_moon(k, seat)
+        hunter, weight = _hunter(k, seat)
+        usual = dict.fromkeys(options, 0.0)
+        shoot = dict.fromkeys(options, 0.0)
+        defend = dict.fromkeys(options, 0.0)
+        worlds = 0
+        while not self.enough(worlds, deadline):
+            hands = dealer.deal(rng)
+            if hunter >= 0 and losers(hands[hunter], _out(hands, hunter)) <= HUNTER_LOSERS:
+                for c in options:
+                    mine = cost(play(pos, hands[:], c))
+                    usual[c] += mine
+                    defend[c] += weight * (cost(play(pos, hands[:], c, hunter)) - mine)
+            else:
+                for c in options:
+                    usual[c] += cost(play(pos, hands[:], c))
+            if shooter:
+                for c in options:
+                    shoot[c] += cost(play(pos, hands[:], c, seat))
+            worlds += 1
+        self.worlds += worlds
+        margin = PLAN_MARGIN * worlds
+
+        def worth(c: int) -> float:
+            # We can only be shooting while nobody else has a point, so never defending then.
+            return min(usual[c], shoot[c] + margin) if shooter else usual[c] + defend[c]
+
+        return min(options, key=lambda c: (worth(c), c != default))
+
+    def _endgame(
+        self,
+        view: SeatView,
+        k: Knowledge,
+        options: list[int],
+        pos: Position,
+        dealer: Dealer,
+        default: int,
+        deadline: float,
+    ) -> int:
+        """Each world solved exactly: every seat plays the rest to its own best."""
+        rules = view.rules
+        t = pos.table
+        seat = view.seat
+        mine = self._cost(view)
+        moon_adds = [
+            rules.moon is Moon.CHOICE and choose_moon(rules, view.totals, s) for s in range(t.n)
+        ]
+        others = t.n - 1
+
+        def costs(taken: list[int]) -> tuple[float, ...]:
+            points = score(t, taken, moon_adds)
+            total = sum(points)
+            each = [p - (total - p) / others for p in points]
+            each[seat] = mine(taken)
+            return tuple(each)
+
+        value = dict.fromkeys(options, 0.0)
+        trick = tuple(k.state.trick)
+        worlds = 0
+        while not self.enough(worlds, deadline):
+            hands = dealer.deal(self.rng)
+            for c in options:
+                value[c] += solve(pos, trick, hands, c, rules, costs)
+            worlds += 1
+        self.worlds += worlds
+        return min(options, key=lambda c: (value[c], c != default))
+
+
+def _dealer(view: SeatView, k: Knowledge) -> Dealer:
+    """A dealer of worlds that fit the signals too, unless no world does."""
+    soft = with_signals(view, k)
+    if soft is not k:
+        try:
+            dealer = Dealer(soft)
+            dealer.deal(random.Random(0))
+            return dealer
+        except ValueError:
+            pass
+    return Dealer(k)
+
+
+def _out(hands: list[int], seat: int) -> int:
+    out = 0
+    for s, h in enumerate(hands):
+        if s != seat:
+            out |= h
+    return out
+
+
+def _can_try_moon(k: Knowledge, seat: int) -> bool:
+    """Whether the moon is still open to us and our cards are strong enough to try it."""
+    h = k.state
+    if h.rules.moon is Moon.OFF:
+        return False
+    if any(h.taken[s] & POINTS_MASK for s in range(h.n) if s != seat):
+        return False
+    return losers(h.hands[seat], k.unseen) <= SHOOT_LOSERS
+
+
+def _hunter(k: Knowledge, seat: int) -> tuple[int, float]:
+    """The one rival who alone has taken points, and how likely that it runs for the moon."""
+    h = k.state
+    if h.rules.moon is Moon.OFF:
+        return -1, 0.0
+    takers = [s for s in range(h.n) if h.taken[s] & POINTS_MASK]
+    if len(takers) != 1 or takers[0] == seat:
+        return -1, 0.0
+    who = takers[0]
+    cards = (h.taken[who] & POINTS_MASK).bit_count()
+    return who, min(0.9, 0.2 + 0.1 * cards)

@@ -1,0 +1,184 @@
+"""The hard bot: legal and reproducible everywhere, and each of its parts does what it says."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hearts_p2p.benchmarks.bots import play_hand
+from hearts_p2p.bots import GameSwitch, GongZhuMonteCarloBot, HardBot, HeuristicBot, make_bot
+from hearts_p2p.bots.endgame import solve
+from hearts_p2p.bots.inference import with_signals
+from hearts_p2p.bots.knowledge import knowledge_of
+from hearts_p2p.bots.passing import PassSearch, pass_candidates
+from hearts_p2p.bots.rollout import Position, play_out, score, table_of
+from hearts_p2p.bots.standing import GAME_LOSS, Standing
+from hearts_p2p.cards import QUEEN_SPADES, cards_of, parse_cards
+from hearts_p2p.engine import Game, HandPhase, HandState, PassCards, SeatView, deal_hands
+from hearts_p2p.rules import Moon, Rules
+
+from .bots_helpers import CheckedBot, no_pass, position, view_to_act
+from .test_bots_legal import OPTIONS
+
+
+def _plays(hand: HandState) -> list[tuple[int, tuple[int, ...]]]:
+    return [(t.leader, t.cards) for t in hand.tricks]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("option", sorted(OPTIONS))
+def test_hard_plays_legally_under_every_rule(players: int, option: str) -> None:
+    rules = Rules(players=players, **OPTIONS[option])
+    for number in range(1, 4):
+        deal = deal_hands(rules, number, random.Random(number * 7 + players))
+        bots = [
+            CheckedBot(HardBot(number + s, samples=2) if s % 2 == 0 else HeuristicBot())
+            for s in range(players)
+        ]
+        assert play_hand(rules, number, deal, bots).phase is HandPhase.SCORED
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_hard_decides_the_same_for_the_same_seed_and_samples(players: int) -> None:
+    rules = Rules(players=players, moon=Moon.CHOICE, jack_of_diamonds=True)
+    deal = deal_hands(rules, 1, random.Random(players))
+    runs = []
+    for _ in range(2):
+        bots = [make_bot("hard", 5 + s, samples=3) for s in range(players)]
+        runs.append(_plays(play_hand(rules, 1, deal, bots)))
+    assert runs[0] == runs[1]
+
+
+def _reference(h: HandState, seat: int) -> tuple[float, ...]:
+    """Max-n by the engine itself: every seat plays the legal card best for its own payoff."""
+    if h.phase is HandPhase.SCORED:
+        assert h.result is not None
+        points = h.result.points
+        n = len(points)
+        return tuple(p - (sum(points) - p) / (n - 1) for p in points)
+    turn = h.turn
+    assert turn is not None
+    best: tuple[float, ...] | None = None
+    for c in cards_of(h.legal_play_mask(turn)):
+        child = h.clone()
+        child.play(turn, c)
+        value = _reference(child, seat)
+        if best is None or value[turn] < best[turn]:
+            best = value
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_endgame_solve_agrees_with_exhaustive_search_by_the_engine(seed: int) -> None:
+    rng = random.Random(seed)
+    rules = Rules(
+        players=rng.choice([3, 4]),
+        moon=Moon.CLASSIC,
+        jack_of_diamonds=bool(seed % 2),
+        queen_breaks_hearts=bool(seed % 3 == 0),
+    )
+    rules = no_pass(rules)
+    game = Game(rules)
+    game.hand = h = HandState.deal(rules, 1, deal_hands(rules, 1, rng))
+    bot = HeuristicBot()
+
+    def step() -> None:
+        assert h.turn is not None
+        game.apply(h.turn, bot.choose(SeatView.of(game, h.turn)))
+
+    while len(cards_of(h.hands[h.turn or 0])) > 2 + seed % 2:  # two or three cards left
+        step()
+    for _ in range(rng.randrange(rules.players)):  # somewhere into that trick
+        step()
+    seat = h.turn
+    assert seat is not None
+    pos = Position.of(h, seat)
+    t = table_of(rules)
+    adds = [False] * rules.players
+
+    def costs(taken: list[int]) -> tuple[float, ...]:
+        points = score(t, taken, adds)
+        n = len(points)
+        return tuple(p - (sum(points) - p) / (n - 1) for p in points)
+
+    for c in cards_of(h.legal_play_mask(seat)):
+        child = h.clone()
+        child.play(seat, c)
+        assert solve(pos, tuple(h.trick), h.hands[:], c, rules, costs) == pytest.approx(
+            _reference(child, seat)[seat]
+        )
+
+
+def test_a_forced_shooter_takes_every_trick_it_can() -> None:
+    rules = no_pass(Rules())
+    game = position(
+        rules,
+        1,
+        ["AH KH QH JH TH 9H 8H 7H AS KS QS AD 3C", "2C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2D",
+         "6H 5H 4H 3H 2H 3D 4D 5D 6D 7D 8D 9D TD", "JS TS 9S 8S 7S 6S 5S 4S 3S 2S JD QD KD"],
+    )  # fmt: skip
+    h = game.hand
+    assert h is not None
+    pos = Position.of(h, 1)
+    (two,) = parse_cards("2C")
+    # One loser (3♣ under the clubs out): the policy alone would not run, a forced shooter does.
+    taken = play_out(pos, h.hands[:], two, 0)
+    assert taken[0] & (1 << QUEEN_SPADES) and score(table_of(rules), taken, [False] * 4)[0] == 0
+
+
+def test_the_standing_makes_a_game_ending_loss_cost_more_than_points() -> None:
+    standing = Standing.of(Rules(), (60, 95, 70, 80), 0)
+    assert standing.live
+    # We take 5 and the game ends with us lowest: a win, worth more than the points cost.
+    assert standing.cost((5, 10, 6, 5)) < -GAME_LOSS / 2
+    # A moon by seat 2 ends the game: seat 2 is lowest, we lose the game.
+    assert standing.cost((26, 26, 0, 26)) > GAME_LOSS
+    # Early in a game the points alone count.
+    early = Standing.of(Rules(), (0, 0, 0, 0), 0)
+    assert not early.live and early.cost((3, 3, 0, 0)) == 3 - 1
+
+
+def test_a_seat_that_throws_a_harmless_card_is_kept_from_the_queen() -> None:
+    rules = no_pass(Rules())
+    game = position(
+        rules,
+        1,
+        ["2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+         "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS", "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"],
+        "2C 2D 2S 2H 3C 3D",
+    )  # fmt: skip
+    view = view_to_act(game)
+    k = knowledge_of(view)
+    soft = with_signals(view, k)
+    # Seat 1 threw 3♦ on a club in the second trick: no Q♠. Seat 0 holds its own cards.
+    assert soft.forbidden[1] >> QUEEN_SPADES & 1 and not k.forbidden[1] >> QUEEN_SPADES & 1
+    assert soft.forbidden[2] == k.forbidden[2]
+
+
+def test_the_searched_pass_is_three_held_cards_and_reproducible() -> None:
+    rules = Rules()
+    deal = deal_hands(rules, 1, random.Random(3))
+    candidates, _ = pass_candidates(deal[0], rules)
+    assert len(candidates) >= 10 and all(
+        c & deal[0] == c and c.bit_count() == 3 for c in candidates
+    )
+    picks = []
+    for _ in range(2):
+        game = Game(rules)
+        game.hand = HandState.deal(rules, 1, deal)
+        action = HardBot(9, samples=4).choose(SeatView.of(game, 0))
+        assert isinstance(action, PassCards) and action in SeatView.of(game, 0).legal
+        picks.append(action)
+    assert picks[0] == picks[1]
+    search = PassSearch(rules, 1, 0, deal[0])
+    hands, passes = search.deal(random.Random(1))
+    assert hands[0] == deal[0] and not passes[0]
+    assert all(p & hands[s] == p and p.bit_count() == 3 for s, p in enumerate(passes) if s)
+
+
+def test_hard_plays_gong_zhu_through_the_gong_zhu_search() -> None:
+    bot = make_bot("hard", 1, samples=2)
+    assert isinstance(bot, GameSwitch) and bot.name == "hard"
+    assert isinstance(bot.hearts, HardBot) and isinstance(bot.gongzhu, GongZhuMonteCarloBot)
