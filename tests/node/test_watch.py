@@ -12,7 +12,7 @@ import trio
 from hearts_p2p.audit import audit_log
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
-from hearts_p2p.cli.watch import exit_code, verdict_lines
+from hearts_p2p.cli.watching import exit_code, verdict_lines
 from hearts_p2p.discovery import DiscoveryConfig
 from hearts_p2p.frontend import Event, Notice
 from hearts_p2p.game import Genesis, LocalTable, SeatedRoster, Status
