@@ -146,15 +146,16 @@ def test_a_seat_that_throws_a_harmless_card_is_kept_from_the_queen() -> None:
         rules,
         1,
         ["2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
-         "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS", "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"],
+         "2S 3S 4S 5S 6S 7S 8S 9S TS JS AH KS AS", "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH QS"],
         "2C 2D 2S 2H 3C 3D",
     )  # fmt: skip
     view = view_to_act(game)
     k = knowledge_of(view)
     soft = with_signals(view, k)
-    # Seat 1 threw 3♦ on a club in the second trick: no Q♠. Seat 0 holds its own cards.
+    # Seat 2 looks on: seat 1 threw 3♦ on a club, not Q♠, so it is dealt no Q♠; the others may.
+    assert view.seat == 2
     assert soft.forbidden[1] >> QUEEN_SPADES & 1 and not k.forbidden[1] >> QUEEN_SPADES & 1
-    assert soft.forbidden[2] == k.forbidden[2]
+    assert soft.forbidden[0] == k.forbidden[0] and soft.forbidden[3] == k.forbidden[3]
 
 
 def test_the_searched_pass_is_three_held_cards_and_reproducible() -> None:
