@@ -223,6 +223,16 @@ class GameProtocol:
         return s.step.kind not in DECISIONS
 
     @property
+    def people_gone(self) -> bool:
+        """Whether the table had people and every one of them has left or been taken over:
+        only bots would play on, for nobody."""
+        s = self._s
+        if s.genesis is None or s.status is not Status.RUNNING:
+            return False
+        people = [p for p, player in enumerate(s.genesis.players) if not player.bot]
+        return bool(people) and all(p in s.table or p in s.left for p in people)
+
+    @property
     def table_seats(self) -> frozenset[int]:
         """Players whose seats the table plays (taken over), by player number."""
         return frozenset(self._s.table)

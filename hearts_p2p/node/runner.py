@@ -79,6 +79,7 @@ class RunnerConfig:
     sync_interval: float = 0.25  # one sync answer per peer this often; asks meanwhile coalesce
     frames_per_peer: int = 16  # a peer's frames waiting for the game task, at most
     timings: Path | None = None  # append when each play is sent and verified (benchmarks)
+    leaves_with_people: bool = False  # a bot: once every person has left, it leaves too
 
 
 class GameRunner:
@@ -234,6 +235,9 @@ class GameRunner:
             await self._broadcast_raw(msg.raw)
         for ev in events:
             await self.front.notify(self._with_paths(ev))
+        if self.config.leaves_with_people and p.people_gone and not self._quitting:
+            self.quit()  # bots playing on for nobody: the game ends with the last person
+            return
         self._maybe_choose()
         if entries and self._step_ends_phase():
             self._request_sync()

@@ -424,7 +424,9 @@ async def _play(
     if resuming:
         _replay_own_log(proto, game_log)
     secret = files.secrets.load().get("secret", b"")
-    config = RunnerConfig(absent_timeout=opts.absent_timeout, timings=opts.timings)
+    config = RunnerConfig(
+        absent_timeout=opts.absent_timeout, timings=opts.timings, leaves_with_people=opts.is_bot
+    )
     seed = secret if isinstance(secret, bytes) else b""
     watch = WatchService(front)
     watch.entries = list(game_log.entries)
