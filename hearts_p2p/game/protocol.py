@@ -224,13 +224,14 @@ class GameProtocol:
 
     @property
     def people_gone(self) -> bool:
-        """Whether the table had people and every one of them has left or been taken over:
-        only bots would play on, for nobody."""
+        """Whether the table had people and every one of them has signed that it leaves: only
+        bots would play on, for nobody. (A person whose node went silent may be back; its seat
+        is played to the end.)"""
         s = self._s
         if s.genesis is None or s.status is not Status.RUNNING:
             return False
         people = [p for p, player in enumerate(s.genesis.players) if not player.bot]
-        return bool(people) and all(p in s.table or p in s.left for p in people)
+        return bool(people) and all(p in s.left for p in people)
 
     @property
     def table_seats(self) -> frozenset[int]:

@@ -79,7 +79,7 @@ class RunnerConfig:
     sync_interval: float = 0.25  # one sync answer per peer this often; asks meanwhile coalesce
     frames_per_peer: int = 16  # a peer's frames waiting for the game task, at most
     timings: Path | None = None  # append when each play is sent and verified (benchmarks)
-    leaves_with_people: bool = False  # a bot: once every person has left, it leaves too
+    leaves_with_people: bool = False  # a bot: once every person has quit, it leaves too
 
 
 class GameRunner:
