@@ -131,14 +131,13 @@ def add_parsers(
     bot.set_defaults(func=run["bot"])
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", help="your name at the table (default: your login name)")
+def discovery_flags(p: argparse.ArgumentParser, what: str) -> None:
+    """``--interface`` (for ``what``), ``--broadcast``, ``--discovery-port`` and ``--group``."""
     p.add_argument(
         "--interface",
         action="append",
         metavar="NAME",
-        help=f"network interface for discovery and play (repeatable; default "
-        f"${ENV_INTERFACE}, else lo)",
+        help=f"network interface for {what} (repeatable; default ${ENV_INTERFACE}, else lo)",
     )
     p.add_argument(
         "--broadcast", action="store_true", help="discover by broadcast instead of multicast"
@@ -151,6 +150,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         help=f"discovery UDP port ({DEFAULT_PORT})",
     )
     p.add_argument("--group", default=DEFAULT_GROUP, help=f"multicast group ({DEFAULT_GROUP})")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", help="your name at the table (default: your login name)")
+    discovery_flags(p, "discovery and play")
     p.add_argument(
         "--port",
         type=int,

@@ -11,10 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT
-from hearts_p2p.netif import ENV_INTERFACE
-
-from .args import HelpFormatter
+from .args import HelpFormatter, discovery_flags
 
 __all__ = ["add_parser"]
 
@@ -36,23 +33,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("table", nargs="?", help="table name or id prefix (default: the only one)")
     p.add_argument("--name", help="the name the players see (default: your login name)")
-    p.add_argument(
-        "--interface",
-        action="append",
-        metavar="NAME",
-        help=f"network interface for discovery (repeatable; default ${ENV_INTERFACE}, else lo)",
-    )
-    p.add_argument(
-        "--broadcast", action="store_true", help="discover by broadcast instead of multicast"
-    )
-    p.add_argument(
-        "--discovery-port",
-        type=int,
-        default=DEFAULT_PORT,
-        metavar="PORT",
-        help=f"discovery UDP port ({DEFAULT_PORT})",
-    )
-    p.add_argument("--group", default=DEFAULT_GROUP, help=f"multicast group ({DEFAULT_GROUP})")
+    discovery_flags(p, "discovery")
     p.add_argument(
         "--wait",
         type=float,
