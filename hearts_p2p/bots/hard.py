@@ -33,7 +33,7 @@ from ..rules import Moon
 from .base import check_turn, register
 from .candidates import distinct_plays
 from .endgame import ENDGAME_CARDS, solve
-from .heuristic import HeuristicBot, choose_moon
+from .heuristic import choose_moon
 from .inference import with_signals
 from .knowledge import POINTS_MASK, Knowledge, knowledge_of
 from .passing import PLAN_MARGIN, PassSearch, pass_candidates
@@ -41,7 +41,7 @@ from .policy import choose_card, losers
 from .rollout import Position, score, table_of
 from .rollout import play_out as play
 from .sampler import Dealer
-from .search import DEFAULT_BUDGET_MS, SearchBot
+from .search import SearchBot
 from .standing import Standing
 
 __all__ = ["HardBot"]
@@ -56,12 +56,6 @@ class HardBot(SearchBot):
     """The strongest bot; ``samples`` fixes the worlds per decision, else ``budget_ms``."""
 
     name = "hard"
-
-    def __init__(
-        self, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None
-    ) -> None:
-        super().__init__(seed, budget_ms, samples)
-        self.fallback = HeuristicBot(seed)
 
     def choose(self, view: SeatView) -> Action:
         check_turn(view)

@@ -20,12 +20,12 @@ from ..engine import Action, HandPhase, PlayCard, SeatView
 from ..rules import Moon
 from .base import check_turn, register
 from .candidates import distinct_plays
-from .heuristic import HeuristicBot, choose_moon
+from .heuristic import choose_moon
 from .knowledge import Knowledge, knowledge_of
 from .policy import choose_card
 from .rollout import Position, play_out, score
 from .sampler import Dealer
-from .search import DEFAULT_BUDGET_MS, MIN_WORLDS, SearchBot
+from .search import MIN_WORLDS, SearchBot
 
 __all__ = ["MonteCarloBot"]
 
@@ -37,12 +37,6 @@ class MonteCarloBot(SearchBot):
     """Search by sampling; ``samples`` fixes the worlds per move (deterministic), else a budget."""
 
     name = "montecarlo"
-
-    def __init__(
-        self, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None
-    ) -> None:
-        super().__init__(seed, budget_ms, samples)
-        self.fallback = HeuristicBot(seed)
 
     def choose(self, view: SeatView) -> Action:
         check_turn(view)

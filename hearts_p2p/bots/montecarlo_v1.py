@@ -17,11 +17,11 @@ from ..cards import CARDS
 from ..engine import Action, HandPhase, HandState, PlayCard, SeatView, score_hand
 from .base import check_turn, register
 from .candidates import distinct_plays
-from .heuristic import HeuristicBot, choose_moon
+from .heuristic import choose_moon
 from .knowledge import Knowledge, knowledge_of
 from .policy import choose_card
 from .sampler import sample_world
-from .search import DEFAULT_BUDGET_MS, SearchBot
+from .search import SearchBot
 
 __all__ = ["MonteCarloV1Bot"]
 
@@ -31,12 +31,6 @@ class MonteCarloV1Bot(SearchBot):
     """Search by sampling; ``samples`` fixes the worlds per move (deterministic), else a budget."""
 
     name = "montecarlo-v1"
-
-    def __init__(
-        self, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None
-    ) -> None:
-        super().__init__(seed, budget_ms, samples)
-        self.fallback = HeuristicBot(seed)
 
     def choose(self, view: SeatView) -> Action:
         check_turn(view)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from ..cards import CARDS
 from ..engine import PlayCard
+from .heuristic import HeuristicBot
 
 __all__ = ["DEFAULT_BUDGET_MS", "MIN_WORLDS", "SearchBot"]
 
@@ -27,6 +28,7 @@ class SearchBot:
         self.rng = random.Random(seed)
         self.budget_ms = budget_ms
         self.samples = samples
+        self.fallback = HeuristicBot(seed)  # where there is nothing to search (a pass, a moon)
         # Moves decided by search, the wall time and the worlds they took, for benchmarks.
         self.searches = 0
         self.search_seconds = 0.0
