@@ -48,7 +48,7 @@ KINDS = frozenset(
     {
         "genesis", "accept", "flip_commit", "escrow_open", "flip_reveal",
         "shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "dealt",
-        "pass_commit", "pass_reveal", "passed", "play", "moon", "reveal", "end",
+        "pass_commit", "pass_reveal", "passed", "remix", "play", "moon", "reveal", "end",
         "expose", "expose_fourth",
         "abort", "takeover", "recover",
     }

@@ -24,6 +24,7 @@ __all__ = [
     "Open",
     "PassCommit",
     "PassReveal",
+    "Remix",
     "Reveal",
     "Shuffle",
     "Stage",
@@ -43,6 +44,7 @@ class Kind(StrEnum):
     DEAL = "deal"
     PASS_COMMIT = "pass_commit"
     PASS_REVEAL = "pass_reveal"
+    REMIX = "remix"
     OPEN = "open"
     REVEAL = "reveal"
 
@@ -239,9 +241,32 @@ class PassReveal:
 
 
 @dataclass(frozen=True)
+class Remix:
+    """After the pass, the seat's hand afresh: each position it holds under a new key of its
+    own, in an order of its own, so a received card cannot be told from a kept one when played.
+    """
+
+    KIND: ClassVar[Kind] = Kind.REMIX
+    seat: int
+    deck: tuple[bytes, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"kind": self.KIND.value, "seat": self.seat, "deck": list(self.deck)}
+
+    @classmethod
+    def from_wire(cls, d: Any) -> Remix:
+        d = _fields(d, cls.KIND, ("deck",))
+        return cls(d["seat"], _bytes_list(d, "deck", 32))
+
+
+@dataclass(frozen=True)
 class Open:
     """A play: the card at ``position``, shown by releasing the last unpublished lock key of
-    that position (the holder's own, or the passer's for a received card)."""
+    that position (the holder's own, or the passer's for a received card).
+
+    In a hand with a remix, ``position`` is a slot of the remixed hands and ``key`` the scalar
+    that turns the card's point into that slot; ``nonce`` is then 16 zero bytes.
+    """
 
     KIND: ClassVar[Kind] = Kind.OPEN
     seat: int
@@ -285,6 +310,8 @@ class Reveal:
     lock_nonces: tuple[bytes, ...]
     pass_secret: bytes
     reason: str
+    remix_keys: tuple[bytes, ...] = ()
+    remix_order: tuple[int, ...] = ()
 
     def to_wire(self) -> dict[str, Any]:
         return {
@@ -296,11 +323,22 @@ class Reveal:
             "lock_nonces": list(self.lock_nonces),
             "pass_secret": self.pass_secret,
             "reason": self.reason,
+            "remix_keys": list(self.remix_keys),
+            "remix_order": list(self.remix_order),
         }
 
     @classmethod
     def from_wire(cls, d: Any) -> Reveal:
-        names = ("shuffle_key", "permutation", "lock_keys", "lock_nonces", "pass_secret", "reason")
+        names = (
+            "shuffle_key",
+            "permutation",
+            "lock_keys",
+            "lock_nonces",
+            "pass_secret",
+            "reason",
+            "remix_keys",
+            "remix_order",
+        )
         d = _fields(d, cls.KIND, names)
         secret = d["pass_secret"]
         if not isinstance(secret, bytes) or len(secret) not in (0, 32):
@@ -316,13 +354,17 @@ class Reveal:
             _bytes_list(d, "lock_nonces", NONCE_LEN),
             secret,
             reason,
+            _bytes_list(d, "remix_keys", 32),
+            _int_list(d, "remix_order", MAX_ENTRIES),
         )
 
 
-Message: TypeAlias = Shuffle | Echo | Lock | DealKeys | PassCommit | PassReveal | Open | Reveal
+Message: TypeAlias = (
+    Shuffle | Echo | Lock | DealKeys | PassCommit | PassReveal | Remix | Open | Reveal
+)
 _BY_KIND: dict[str, type[Message]] = {
     cls.KIND.value: cls
-    for cls in (Shuffle, Echo, Lock, DealKeys, PassCommit, PassReveal, Open, Reveal)
+    for cls in (Shuffle, Echo, Lock, DealKeys, PassCommit, PassReveal, Remix, Open, Reveal)
 }
 
 

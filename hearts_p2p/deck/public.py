@@ -15,7 +15,7 @@ from enum import IntEnum
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..cards import CARDS, mask_of
-from .commitments import echo_digest, lock_commitment, pass_commitment
+from .commitments import NONCE_LEN, echo_digest, lock_commitment, pass_commitment
 from .curve import (
     CARD_BY_POINT,
     ORDER,
@@ -38,6 +38,7 @@ from .messages import (
     Open,
     PassCommit,
     PassReveal,
+    Remix,
     Reveal,
     Shuffle,
     Stage,
@@ -58,15 +59,19 @@ class Phase(IntEnum):
     DEAL = 5
     PASS_COMMIT = 6
     PASS_REVEAL = 7
-    PLAY = 8
-    REVEAL = 9
-    AUDIT = 10
-    DONE = 11
-    FAILED = 12
+    REMIX = 8
+    PLAY = 9
+    REVEAL = 10
+    AUDIT = 11
+    DONE = 12
+    FAILED = 13
 
 
 @dataclass(frozen=True)
 class Play:
+    """A card opened: ``position`` is the position of the final deck it came from (known to
+    the audit once every seat has revealed; until then, in a remixed hand, the slot)."""
+
     seat: int
     position: int
     card: int
@@ -120,6 +125,8 @@ class PublicHand:
         self.known: list[dict[int, int]] = [{} for _ in range(self.m)]
         self.pass_commits: dict[int, PassCommit] = {}
         self.pass_reveals: dict[int, PassReveal] = {}
+        self.remixes: dict[int, Remix] = {}
+        self.share = self.m // self.n
         self.holder: list[int] = list(params.dealt_to)
         self.opens: list[Open] = []
         self.opened: dict[int, int] = {}
@@ -133,6 +140,7 @@ class PublicHand:
         self._in_deck = frozenset(params.cards)
         self._digests: dict[Stage, bytes] = {}
         self._points: dict[tuple[Stage, int], list[Point]] = {}
+        self._remix_points: dict[int, list[Point]] = {}
         self._pending: list[tuple[Message, bool]] = []
         self._pending_limit = self.m + 8 * self.n
 
@@ -157,6 +165,7 @@ class PublicHand:
             (len(self.deal) < n, Phase.DEAL),
             (self.params.passing and len(self.pass_commits) < n, Phase.PASS_COMMIT),
             (self.params.passing and len(self.pass_reveals) < n, Phase.PASS_REVEAL),
+            (self.params.passing and len(self.remixes) < n, Phase.REMIX),
         )
         return next((phase for pending, phase in steps if pending), Phase.PLAY)
 
@@ -174,6 +183,7 @@ class PublicHand:
             Phase.DEAL: (self.deal, Kind.DEAL),
             Phase.PASS_COMMIT: (self.pass_commits, Kind.PASS_COMMIT),
             Phase.PASS_REVEAL: (self.pass_reveals, Kind.PASS_REVEAL),
+            Phase.REMIX: (self.remixes, Kind.REMIX),
             Phase.REVEAL: (self.reveals, Kind.REVEAL),
         }
         if phase not in have:
@@ -187,9 +197,25 @@ class PublicHand:
         """Whether no message has been fed yet."""
         return not self._pending and not self.shuffles
 
+    @property
+    def remixed(self) -> bool:
+        """Whether every seat has remixed its hand: plays then open slots, not positions."""
+        return len(self.remixes) == self.n
+
+    def held(self, seat: int) -> list[int]:
+        """Positions ``seat`` holds after the pass (dealt and kept, or received), ascending:
+        the positions its remix takes, in this order."""
+        return [i for i, s in enumerate(self.holder) if s == seat]
+
+    def slots(self, seat: int) -> range:
+        """The slots of ``seat``'s remixed hand: ``share`` numbers from ``seat · share``."""
+        return range(seat * self.share, (seat + 1) * self.share)
+
     def holding(self, seat: int) -> list[int]:
-        """Positions ``seat`` holds now: dealt or received, not passed on, not yet opened."""
-        return [i for i, s in enumerate(self.holder) if s == seat and i not in self.opened]
+        """What ``seat`` can still open: its slots in a remixed hand, else the positions it holds
+        (dealt or received, not passed on); neither opened yet."""
+        mine = self.slots(seat) if self.remixed else self.held(seat)
+        return [i for i in mine if i not in self.opened]
 
     # --- input -----------------------------------------------------------------------------
 
@@ -248,8 +274,10 @@ class PublicHand:
                 return dealt
             case PassReveal():
                 return dealt and len(self.pass_commits) == n
+            case Remix():
+                return dealt and len(self.pass_reveals) == n
             case Open():
-                passed = not self.params.passing or len(self.pass_reveals) == n
+                passed = not self.params.passing or self.remixed
                 return dealt and passed
 
     def _apply(self, msg: Message, trusted: bool) -> None:
@@ -281,6 +309,9 @@ class PublicHand:
             case PassReveal():
                 if not self._repeat(msg, self.pass_reveals.get(msg.seat)):
                     self._on_pass_reveal(msg, trusted)
+            case Remix():
+                if not self._repeat(msg, self.remixes.get(msg.seat)):
+                    self._on_remix(msg, trusted)
             case Open():
                 self._on_open(msg, trusted)
             case Reveal():
@@ -299,26 +330,8 @@ class PublicHand:
     # --- shuffle and lock ----------------------------------------------------------------
 
     def _deck(self, seat: int, stage: Stage, deck: tuple[bytes, ...], trusted: bool) -> None:
-        """Right size, all distinct, no bare card point, every entry on the curve."""
-        if trusted:
-            return
-        what = f"its {stage.value} deck"
-        if len(deck) != self.m:
-            raise DeckCheatError(seat, f"{what} has {len(deck)} entries, not {self.m}")
-        first: dict[bytes, int] = {}
-        for i, x in enumerate(deck):
-            if x in first:
-                raise DeckCheatError(seat, f"{what} repeats entry {first[x]} at {i}")
-            first[x] = i
-            if x in CARD_BY_POINT:
-                raise DeckCheatError(seat, f"{what} has a bare card point at {i}")
-        points = []
-        for i, x in enumerate(deck):
-            try:
-                points.append(load_x(x))
-            except InvalidPoint:
-                raise DeckCheatError(seat, f"{what} entry {i} is not a point of P-256") from None
-        self._points[stage, seat] = points
+        if not trusted:
+            self._points[stage, seat] = _entries(seat, f"its {stage.value} deck", deck, self.m)
 
     def points(self, stage: Stage, seat: int) -> list[Point]:
         """The decoded entries of a published deck (decoded once, on receipt)."""
@@ -354,7 +367,7 @@ class PublicHand:
             raise DeckEchoMismatch(msg.seat, msg.stage.value)
         self.echoes[msg.stage][msg.seat] = msg
 
-    # --- deal, pass, open ------------------------------------------------------------------
+    # --- deal, pass, remix, open -----------------------------------------------------------
 
     def _check_key(self, seat: int, position: int, key: bytes, nonce: bytes) -> int | None:
         k = scalar_from_bytes(key)
@@ -402,6 +415,24 @@ class PublicHand:
         if len(msg.sealed) != SEALED_LEN:
             raise DeckCheatError(seat, f"its sealed pass keys are {len(msg.sealed)} bytes")
 
+    def _on_remix(self, msg: Remix, trusted: bool) -> None:
+        if not self.params.passing:
+            raise DeckCheatError(msg.seat, "sent a remix in a hand without a pass")
+        if not trusted:
+            what = "its remixed hand"
+            self._remix_points[msg.seat] = _entries(msg.seat, what, msg.deck, self.share)
+        self.remixes[msg.seat] = msg
+
+    def remix_point(self, slot: int) -> Point:
+        """The decoded entry of a slot of a remixed hand (decoded once)."""
+        seat, k = divmod(slot, self.share)
+        if seat not in self._remix_points:
+            self._remix_points[seat] = [load_x(x) for x in self.remixes[seat].deck]
+        return self._remix_points[seat][k]
+
+    def final_point(self, position: int) -> Point:
+        return self.points(Stage.LOCK, self.n - 1)[position]
+
     def decrypt(self, position: int, total: int) -> int | None:
         """The card at ``position`` of the final deck under the product of all its lock keys,
         or None if that is not a card of this deck."""
@@ -414,16 +445,21 @@ class PublicHand:
         if not trusted:
             self._check_open(msg)
         i, card = msg.position, msg.card
-        owner = self.params.dealt_to[i]
         if card in self.played:
             self.anomaly = self.anomaly or f"{CARDS[card]} was opened twice"
-        self.known[i][owner] = int.from_bytes(msg.key, "big")
+        if not self.remixed:
+            self.known[i][self.params.dealt_to[i]] = int.from_bytes(msg.key, "big")
         self.opened[i] = card
         self.played[card] = i
         self.opens.append(msg)
 
     def _check_open(self, msg: Open) -> None:
         seat, i, card = msg.seat, msg.position, msg.card
+        if self.remixed:
+            if i in self.opened:
+                raise DeckCheatError(seat, f"opened slot {i} again ({CARDS[self.opened[i]]})")
+            self._check_slot(msg, "opened")
+            return
         if i >= self.m:
             raise DeckCheatError(seat, f"opened position {i} of a {self.m}-card deck")
         if i in self.opened:
@@ -459,6 +495,11 @@ class PublicHand:
         seat, i, card = msg.seat, msg.position, msg.card
         if self.phase is not Phase.PLAY:
             raise DeckCheatError(seat, f"showed {CARDS[card]} when no card may be shown")
+        if self.remixed:
+            if i in self.opened:
+                raise DeckCheatError(seat, f"showed slot {i}, which it does not hold")
+            self._check_slot(msg, "showed")
+            return
         if i >= self.m or self.holder[i] != seat or i in self.opened:
             raise DeckCheatError(seat, f"showed position {i}, which it does not hold")
         k = self._check_key(self.params.dealt_to[i], i, msg.key, msg.nonce)
@@ -471,6 +512,23 @@ class PublicHand:
             total = total * other % ORDER
         if multiply(scalar_key(total), card_point_key(card)) != self.locks[-1].deck[i]:
             raise DeckCheatError(seat, f"showed {CARDS[card]}, which position {i} does not hold")
+
+    def _check_slot(self, msg: Open, verb: str) -> None:
+        """A remixed slot's proof: the key turns the card's point into the slot's entry. Only
+        the slot's holder knows such a key (it made the entry), so any failure is a cheat."""
+        seat, q, card = msg.seat, msg.position, msg.card
+        if q >= self.m or q // self.share != seat:
+            holder = f"seat {q // self.share}" if q < self.m else "nobody"
+            raise DeckCheatError(seat, f"{verb} slot {q}, which {holder} holds")
+        if card not in self._in_deck:
+            raise DeckCheatError(seat, f"named {CARDS[card]}, which is not in this deck")
+        if msg.nonce != bytes(NONCE_LEN):
+            raise DeckCheatError(seat, f"sent a nonce with slot {q}, which has none")
+        w = scalar_from_bytes(msg.key)
+        entry = self.remixes[seat].deck[q % self.share]
+        if w is None or multiply(scalar_key(w), card_point_key(card)) != entry:
+            why = f"{verb} {CARDS[card]} from slot {q}, which does not hold it"
+            raise DeckCheatError(seat, why)
 
     # --- reveal and audit ------------------------------------------------------------------
 
@@ -495,6 +553,11 @@ class PublicHand:
                 raise DeckCheatError(
                     seat, f"its revealed lock key for position {i} does not match its commitment"
                 )
+        h = self.share if self.remixed else 0
+        if len(msg.remix_keys) != h or sorted(msg.remix_order) != list(range(h)):
+            raise DeckCheatError(seat, f"revealed {len(msg.remix_keys)} remix keys, not {h}")
+        if any(scalar_from_bytes(k) is None for k in msg.remix_keys):
+            raise DeckCheatError(seat, "a revealed remix key is not a scalar")
 
     def audit(self, *, own: int | None = None) -> AuditResult:
         """Recompute every shuffle and lock step from the revealed secrets, open every sealed
@@ -505,10 +568,12 @@ class PublicHand:
         if len(self.reveals) < self.n:
             raise DeckUsageError(f"the audit needs every reveal; owed: {self.owed()}")
         problems = self._audit_shuffles(own) + self._audit_locks(own)
-        problems += self._audit_passes(own)
+        problems += self._audit_passes(own) + self._audit_remixes(own)
         cards: tuple[int, ...] = ()
         if not problems:
             cards = self._layout()
+            problems = self._audit_slot_opens(cards)
+            cards = () if problems else cards
         self.result = self._result(cards, problems)
         return self.result
 
@@ -578,6 +643,41 @@ class PublicHand:
                 )
         return problems
 
+    def _audit_remixes(self, own: int | None) -> list[DeckCheatError]:
+        problems = []
+        for seat, remix in sorted(self.remixes.items()) if self.remixed else ():
+            if seat == own:
+                continue
+            reveal = self.reveals[seat]
+            held = self.held(seat)
+            for k, x in enumerate(remix.deck):
+                u = scalar_from_bytes(reveal.remix_keys[k])
+                assert u is not None  # checked on receipt
+                source = self.final_point(held[reveal.remix_order[k]])
+                if multiply(scalar_key(u), source) != x:
+                    problems.append(
+                        DeckCheatError(seat, f"its remixed hand does not match its keys at {k}")
+                    )
+                    break
+        return problems
+
+    def position_of(self, slot: int) -> int:
+        """The position of the final deck a remixed slot holds (from its holder's reveal)."""
+        seat, k = divmod(slot, self.share)
+        return self.held(seat)[self.reveals[seat].remix_order[k]]
+
+    def _audit_slot_opens(self, cards: tuple[int, ...]) -> list[DeckCheatError]:
+        """Every slot opened names the card its position holds. Each remix is sound by now, so
+        naming another would take a discrete log between card points; checked all the same."""
+        if not self.remixed:
+            return []
+        for o in self.opens:
+            actual = cards[self.position_of(o.position)]
+            if actual != o.card:
+                why = f"opened slot {o.position} as {CARDS[o.card]}, which holds {CARDS[actual]}"
+                return [DeckCheatError(o.seat, why)]
+        return []
+
     def _layout(self) -> tuple[int, ...]:
         """The card at each final position: the shuffles composed (locks do not move entries)."""
         perms = [self.reveals[j].permutation for j in range(self.n)]
@@ -609,7 +709,30 @@ class PublicHand:
                 for p, r in sorted(self.pass_reveals.items())
             )
         plays = tuple(Play(o.seat, o.position, o.card) for o in self.opens)
+        if cards and self.remixed:
+            plays = tuple(Play(p.seat, self.position_of(p.position), p.card) for p in plays)
         return AuditResult(cards, dealt, held, passes, plays, self.stopped_by, tuple(problems))
+
+
+def _entries(seat: int, what: str, deck: tuple[bytes, ...], size: int) -> list[Point]:
+    """A published list of entries: right size, all distinct, no bare card point, each the x of
+    a point of the curve; their decoded points."""
+    if len(deck) != size:
+        raise DeckCheatError(seat, f"{what} has {len(deck)} entries, not {size}")
+    first: dict[bytes, int] = {}
+    for i, x in enumerate(deck):
+        if x in first:
+            raise DeckCheatError(seat, f"{what} repeats entry {first[x]} at {i}")
+        first[x] = i
+        if x in CARD_BY_POINT:
+            raise DeckCheatError(seat, f"{what} has a bare card point at {i}")
+    points = []
+    for i, x in enumerate(deck):
+        try:
+            points.append(load_x(x))
+        except InvalidPoint:
+            raise DeckCheatError(seat, f"{what} entry {i} is not a point of P-256") from None
+    return points
 
 
 def audit_hand(params: HandParams, messages: Iterable[Message]) -> AuditResult:

@@ -26,6 +26,7 @@ from .messages import (
     Open,
     PassCommit,
     PassReveal,
+    Remix,
     Reveal,
     Shuffle,
     Stage,
@@ -47,7 +48,8 @@ class SeatDeck:
     """The deck protocol as seen by seat ``seat``.
 
     Secrets are drawn from ``rng`` in a fixed order (shuffle key, permutation, lock keys, lock
-    nonces; later the pass nonce and ephemeral key) so a seeded source reproduces a hand exactly.
+    nonces; later the pass nonce, the ephemeral key, then the remix order and keys) so a seeded
+    source reproduces a hand exactly.
     """
 
     def __init__(
@@ -73,6 +75,8 @@ class SeatDeck:
         self._nonces = tuple(self._rng.token_bytes(NONCE_LEN) for _ in range(m))
         self._cards: dict[int, int] = {}
         self._received: dict[int, tuple[bytes, bytes]] = {}
+        self._remix_order: tuple[int, ...] = ()
+        self._remix_keys: tuple[int, ...] = ()
         self._pass: tuple[tuple[int, ...], bytes] | None = None
         self._ephemeral: X25519PrivateKey | None = None
         self._learned = False
@@ -92,7 +96,7 @@ class SeatDeck:
     @property
     def hand(self) -> int:
         """Mask of the cards this seat holds and has not played."""
-        return mask_of(self._cards[i] for i in self.public.holding(self.seat) if i in self._cards)
+        return mask_of(self._where().values())
 
     @property
     def dealt(self) -> int:
@@ -156,28 +160,20 @@ class SeatDeck:
         """Play ``card``: release the last secret key of its position."""
         if self.phase is not Phase.PLAY:
             raise DeckUsageError(f"no card can be opened now (phase {self.phase.name})")
-        where = {self._cards[i]: i for i in self.public.holding(self.seat) if i in self._cards}
+        where = {c: i for i, c in self._where().items()}
         if card not in where:
             raise DeckUsageError(f"{CARDS[card]} is not in this seat's hand")
-        i = where[card]
-        if i in self._received:
-            key, nonce = self._received[i]
-        else:
-            key, nonce = scalar_bytes(self._locks[i]), self._nonces[i]
-        return self._emit(Open(self.seat, i, card, key, nonce)) + self._advance()
+        return self._emit(self._proof(where[card], card)) + self._advance()
 
     def show(self, card: int) -> Open:
         """Show ``card`` and keep it (a Gong Zhu exposure, a claim): the open a play of it would
         send."""
         if self.phase is not Phase.PLAY:
             raise DeckUsageError(f"no card can be shown now (phase {self.phase.name})")
-        where = {self._cards[i]: i for i in self.public.holding(self.seat) if i in self._cards}
+        where = {c: i for i, c in self._where().items()}
         if card not in where:
             raise DeckUsageError(f"{CARDS[card]} is not in this seat's hand")
-        i = where[card]
-        if i in self._received:
-            return Open(self.seat, i, card, *self._received[i])
-        return Open(self.seat, i, card, scalar_bytes(self._locks[i]), self._nonces[i])
+        return self._proof(where[card], card)
 
     def alarm(self, reason: str) -> list[Message]:
         """Stop the hand: reveal everything now so the audit runs."""
@@ -197,6 +193,37 @@ class SeatDeck:
         return result
 
     # --- internals -------------------------------------------------------------------------
+
+    def _where(self) -> dict[int, int]:
+        """What this seat can still open, and the card each holds: its remixed slots, or the
+        positions it holds before a remix."""
+        pub = self.public
+        if not pub.remixed:
+            return {i: self._cards[i] for i in pub.holding(self.seat) if i in self._cards}
+        first = self.seat * pub.share
+        return {q: self._cards[self._slot_position(q - first)] for q in pub.holding(self.seat)}
+
+    def _slot_position(self, k: int) -> int:
+        return self.public.held(self.seat)[self._remix_order[k]]
+
+    def _owner_key(self, position: int) -> tuple[bytes, bytes]:
+        """The dealt owner's lock key and nonce of a position this seat holds."""
+        if position in self._received:
+            return self._received[position]
+        return scalar_bytes(self._locks[position]), self._nonces[position]
+
+    def _proof(self, at: int, card: int) -> Open:
+        """The open of ``card`` at ``at``: a position and its owner's key, or, in a remixed
+        hand, a slot and the scalar taking the card's point to it (its remix key times every
+        lock key of the position)."""
+        if not self.public.remixed:
+            return Open(self.seat, at, card, *self._owner_key(at))
+        k = at - self.seat * self.public.share
+        position = self._slot_position(k)
+        total = self._remix_keys[k] * int.from_bytes(self._owner_key(position)[0], "big")
+        for other in self.public.known[position].values():
+            total = total * other % ORDER
+        return Open(self.seat, at, card, scalar_bytes(total % ORDER), bytes(NONCE_LEN))
 
     def _emit(self, msg: Message) -> list[Message]:
         """Apply our own message to the public state and return it for broadcast."""
@@ -230,6 +257,8 @@ class SeatDeck:
             return self._deal_keys()
         if phase is Phase.PASS_REVEAL and seat not in pub.pass_reveals:
             return self._pass_reveal()
+        if phase is Phase.REMIX and seat not in pub.remixes:
+            return self._remix()
         return None
 
     def _shuffle(self) -> Shuffle:
@@ -284,6 +313,17 @@ class SeatDeck:
         sealed = seal_box(self.params, self.seat, positions, keys, self._ephemeral)
         return PassReveal(self.seat, positions, nonce, public_bytes(self._ephemeral), sealed)
 
+    def _remix(self) -> Remix:
+        """The hand afresh: slot k holds position ``held[order[k]]`` under its own key."""
+        held = self.public.held(self.seat)
+        self._remix_order = random_permutation(len(held), self._rng)
+        self._remix_keys = tuple(random_scalar(self._rng) for _ in held)
+        deck = tuple(
+            multiply(scalar_key(u), self.public.final_point(held[j]))
+            for u, j in zip(self._remix_keys, self._remix_order, strict=True)
+        )
+        return Remix(self.seat, deck)
+
     def _react(self, msg: Message) -> None:
         if isinstance(msg, PassReveal) and self.params.pass_targets[msg.seat] == self.seat:
             self._receive_pass(msg)
@@ -315,6 +355,7 @@ class SeatDeck:
         self._revealed = True
         secret = self._ephemeral.private_bytes_raw() if self._ephemeral else b""
         reason = self._alarm or self.public.anomaly or ""
+        remixed = self.public.remixed  # a remix made but never sent is not revealed
         return Reveal(
             self.seat,
             scalar_bytes(self._shuffle_key),
@@ -323,4 +364,6 @@ class SeatDeck:
             self._nonces,
             secret,
             reason,
+            tuple(scalar_bytes(u) for u in self._remix_keys) if remixed else (),
+            self._remix_order if remixed else (),
         )

@@ -124,6 +124,8 @@ class Game:
         assert h is not None
         if not h.claims_allowed or h.turn != seat or h.trick or not h.tricks:
             return False
+        if h.hands[seat] & h.played:
+            return False  # another seat opened a card of this hand: a deck is false (SPEC 6.7)
         return h.claim_refusal(seat, h.hands[seat]) is None
 
     def apply(self, seat: int, action: Action) -> None:

@@ -97,6 +97,7 @@ class HandState:
         "passed",
         "phase",
         "played",
+        "private",
         "queen_played",
         "received",
         "result",
@@ -115,6 +116,7 @@ class HandState:
     dealer: int
     hands: list[int]
     known: int
+    private: int  # seats whose hands only this peer knows (its own): never used against another
     pass_targets: list[int] | None
     passed: list[int | None]
     received: list[int]
@@ -165,6 +167,7 @@ class HandState:
         self.dealer = rules.dealer(number)
         self.hands = [h or 0 for h in hands]
         self.known = sum(1 << s for s, h in enumerate(hands) if h is not None)
+        self.private = 0
         targets = [rules.pass_target(s, number) for s in range(n)]
         self.pass_targets = None if targets[0] is None else [t for t in targets if t is not None]
         self.passed = [None] * n
@@ -593,11 +596,20 @@ class HandState:
         return m
 
     def _placed_elsewhere(self, seat: int) -> int:
-        """Unplayed cards this peer knows to be in a hand other than ``seat``'s."""
+        """Unplayed cards this peer knows to be in a hand other than ``seat``'s.
+
+        With ``private`` set (a peer at a table with remixed hands), only what every peer knows:
+        a card this peer holds or passed can be shown by another seat with a true proof when a
+        remix is false, and refusing it on this peer's word alone would split the table; the
+        deck's audit names that seat instead.
+        """
         m = 0
         for s in range(self.n):
             if s != seat:
-                m |= self.hands[s] if self.known >> s & 1 else self.received[s]
+                if self.known >> s & 1:
+                    m |= 0 if self.private >> s & 1 else self.hands[s]
+                elif not self.private:
+                    m |= self.received[s]
                 m |= self.exposures[s] or 0
         return m & ~self.played
 

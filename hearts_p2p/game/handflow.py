@@ -27,6 +27,7 @@ from ..deck import (
     Phase,
     PublicHand,
     Randomness,
+    Remix,
     Reveal,
     SeatDeck,
     Shuffle,
@@ -46,6 +47,7 @@ _KINDS: dict[type, StepKind] = {
     DealKeys: StepKind.DEAL,
     PassCommit: StepKind.PASS_COMMIT,
     PassReveal: StepKind.PASS_REVEAL,
+    Remix: StepKind.REMIX,
     Open: StepKind.OPEN,
     Reveal: StepKind.REVEAL,
 }
@@ -102,6 +104,8 @@ class HandFlow:
         ``dealt`` and ``passed`` are checkpoints where each seat says whether the cards it just
         learned are sound. Only the seat a bad key hurts can see it; saying so at a fixed step
         lets every peer stop the hand at the same point and let the audit name the culprit.
+        ``remix`` follows a sound pass: each seat's hand under fresh keys of its own, so a card
+        it received cannot be told from one it kept when it is played.
         """
         n = self.params.players
         everyone = list(range(n))
@@ -111,7 +115,7 @@ class HandFlow:
         steps += [(StepId(k.LOCK, s), [s]) for s in range(n)] + [(StepId(k.ECHO_LOCK), everyone)]
         steps += [(StepId(k.DEAL), everyone), (StepId(k.DEALT), everyone)]
         if self.params.passing:
-            for kind in (k.PASS_COMMIT, k.PASS_REVEAL, k.PASSED):
+            for kind in (k.PASS_COMMIT, k.PASS_REVEAL, k.PASSED, k.REMIX):
                 steps.append((StepId(kind), everyone))
         return steps
 

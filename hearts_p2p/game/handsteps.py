@@ -157,6 +157,9 @@ def _deal_engine(s: GameState) -> None:
         assert table_seat.flow is not None
         hands[s.seat_of[player]] = table_seat.flow.my_hand()  # open to every peer alike
     s.game.start_hand(hands)
+    assert s.game.hand is not None
+    if seat is not None and s.flow.params.passing:
+        s.game.hand.private = 1 << seat  # judge others on public knowledge only (SPEC 6.6)
     show_table(s)
     if seat is not None:
         s.events.append(HandStarted(SeatView.of(s.game, seat)))
@@ -209,9 +212,15 @@ def _start_play(s: GameState) -> None:
 def _check_open(s: GameState, player: int, body: dict[str, Any]) -> int:
     assert s.flow is not None and s.game is not None and s.game.hand is not None
     seat = s.seat_of[player]
+    sound = s.flow.public.anomaly is None
     opened = _to_decks(s, player, body)
     assert isinstance(opened, Open)
     card = opened.card
+    if sound and s.flow.public.anomaly is not None:
+        # A true proof of a card already played: a deck or a remix is false, and the rules
+        # cannot judge this play. The hand stops here; the audit names who.
+        s.hand_actions.append((seat, PlayCard(CARDS[card])))
+        return card
     _apply_public(s.game.hand, seat, card)
     s.game.settle()
     s.hand_actions.append((seat, PlayCard(CARDS[card])))
@@ -346,6 +355,7 @@ HAND_STEPS: dict[StepKind, StepRule] = {
     StepKind.PASS_COMMIT: StepRule(_check_deck, _after_deck_step, _send_pass),
     StepKind.PASS_REVEAL: _DECK,
     StepKind.PASSED: _CHECKPOINT,
+    StepKind.REMIX: _DECK,
     StepKind.OPEN: with_claims(
         StepRule(_check_open, _after_open, nothing_to_send), again=_start_play, then=_after_tricks
     ),

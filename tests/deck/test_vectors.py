@@ -151,3 +151,48 @@ class _Stream:
             v = int.from_bytes(self.bytes((b + 7) // 8), "big") & ((1 << b) - 1)
             if v < m:
                 return v
+
+
+def test_the_spec_remix_recomputes_the_hand_vector() -> None:
+    """SPEC.md 4.2 and 4.4 step 7 alone: each seat's remix order and keys come next in its hash
+    stream, its remixed hand is its held positions under those keys, and each play's key is the
+    slot's remix key times every lock key of the position."""
+    stored = from_json(json.loads((DIR / "hand4.json").read_text()))
+    m, n, h = 52, 4, 13
+    msgs = stored["messages"]
+    reveals = {msg["seat"]: msg for msg in msgs if msg["kind"] == "reveal"}
+    remixes = {msg["seat"]: msg for msg in msgs if msg["kind"] == "remix"}
+    passes = {msg["seat"]: msg for msg in msgs if msg["kind"] == "pass_reveal"}
+    final = [msg for msg in msgs if msg["kind"] == "lock"][-1]["deck"]
+    dealer = (stored["hand_number"] - 1) % n
+    holder = [(dealer + 1 + i) % n for i in range(m)]
+    for seat, reveal in passes.items():
+        for p in reveal["positions"]:
+            holder[p] = stored["pass_targets"][seat]
+    for seat in range(n):
+        stream = _Stream(b"vector seat %d" % seat)
+        stream.below(ORDER - 1)
+        for i in range(m - 1, 0, -1):
+            stream.below(i + 1)
+        for _ in range(m):
+            stream.below(ORDER - 1)
+        stream.bytes(16 * m + 16 + 32)  # lock nonces, the pass nonce, the ephemeral key
+        order = list(range(h))
+        for i in range(h - 1, 0, -1):
+            j = stream.below(i + 1)
+            order[i], order[j] = order[j], order[i]
+        keys = [stream.below(ORDER - 1) + 1 for _ in range(h)]
+        assert order == reveals[seat]["remix_order"]
+        assert [k.to_bytes(32, "big") for k in keys] == reveals[seat]["remix_keys"]
+        held = [i for i in range(m) if holder[i] == seat]
+        entries = [encrypt(keys[k], final[held[order[k]]]) for k in range(h)]
+        assert entries == remixes[seat]["deck"]
+    for play in (msg for msg in msgs if msg["kind"] == "open"):
+        seat, k = divmod(play["position"], h)
+        held = [i for i in range(m) if holder[i] == seat]
+        position = held[reveals[seat]["remix_order"][k]]
+        total = int.from_bytes(reveals[seat]["remix_keys"][k], "big")
+        for r in reveals.values():
+            total = total * int.from_bytes(r["lock_keys"][position], "big") % ORDER
+        assert play["key"] == total.to_bytes(32, "big") and play["nonce"] == bytes(16)
+        assert encrypt(total, CARD_POINTS[play["card"]]) == remixes[seat]["deck"][k]

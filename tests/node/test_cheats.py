@@ -15,9 +15,9 @@ import pytest
 
 import hearts_p2p.deck.seat as deck_seat
 from hearts_p2p.audit import audit_log
+from hearts_p2p.cards import cards_of
 from hearts_p2p.cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
 from hearts_p2p.deck import Open
-from hearts_p2p.deck.curve import scalar_bytes
 from hearts_p2p.game import GameProtocol, Status, StepKind, Termination
 from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
@@ -170,9 +170,7 @@ def test_a_play_out_of_turn_is_refused() -> None:
             return False
         seat, deck = cheat.my_seat, cheat.flow.deck
         assert seat is not None
-        position = deck.public.holding(seat)[0]
-        body = Open(seat, position, deck._cards[position], _key(deck, position),
-                    deck._received.get(position, (b"", deck._nonces[position]))[1])  # fmt: skip
+        body = deck.show(cards_of(deck.hand)[0])  # a genuine open of a card it holds
         send_to_all(table, CHEATER, forge(cheat, body.to_wire()))
         done.append(True)
         return True
@@ -181,13 +179,6 @@ def test_a_play_out_of_turn_is_refused() -> None:
     table.run()
     assert done
     assert_named(table, CHEATER, reason="out of turn")
-
-
-def _key(deck: Any, position: int) -> bytes:
-    if position in deck._received:
-        key: bytes = deck._received[position][0]
-        return key
-    return scalar_bytes(deck._locks[position])
 
 
 def test_a_frame_with_a_bad_signature_is_dropped_and_the_game_goes_on() -> None:
