@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["AheadChecks", "default_workers"]
 
 DECK_KINDS = frozenset(
-    {"shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "pass_commit", "pass_reveal",
+    {"shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "pass_commit", "pass_reveal", "remix",
      "play", "reveal"}
 )  # fmt: skip
 """The envelope kinds that carry a deck message."""

@@ -22,7 +22,7 @@ from hearts_p2p.deck import (
     new_pass_key,
 )
 from hearts_p2p.deck.passbox import public_bytes
-from hearts_p2p.deck.presumed import PresumedHand, check_hand
+from hearts_p2p.deck.presumed import CheckedHand, PresumedHand, check_hand
 from hearts_p2p.deck.randomness import SeededRandomness
 from hearts_p2p.log import read_log
 from hearts_p2p.rules import Rules
@@ -120,3 +120,19 @@ def test_a_worker_that_dies_costs_speed_not_the_verdict() -> None:
     with mock.patch("hearts_p2p.auditwork._check_deck", _die):
         pooled = audit_log(DIR / "valid.log", workers=2).to_json()
     assert pooled == alone
+
+
+def test_every_hand_of_an_honest_log_is_taken_as_checked_ahead() -> None:
+    """Each deck message kind goes to the check ahead (the remix too): every hand of an honest
+    game is taken as checked, none checks its cryptography a second time."""
+    presumed: list[int] = []
+    real = PresumedHand.__init__
+
+    def counted(self: PresumedHand, checked: CheckedHand) -> None:
+        presumed.append(checked.params.hand_number)
+        real(self, checked)
+
+    with mock.patch.object(PresumedHand, "__init__", counted):
+        report = audit_log(DIR / "valid.log", workers=0)
+    assert report.valid
+    assert presumed == [h.number for h in report.hands]
