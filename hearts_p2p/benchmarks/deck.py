@@ -27,7 +27,7 @@ _PHASES = {
     "shuffle": (Phase.SHUFFLE, Phase.SHUFFLE_ECHO),
     "lock": (Phase.LOCK, Phase.LOCK_ECHO),
     "deal": (Phase.DEAL,),
-    "pass": (Phase.PASS_COMMIT, Phase.PASS_REVEAL),
+    "pass": (Phase.PASS_COMMIT, Phase.PASS_REVEAL, Phase.REMIX),
     "play": (Phase.PLAY,),
     "reveal": (Phase.REVEAL,),
 }
@@ -44,18 +44,27 @@ def steps(players: int, size: int, passing: bool) -> dict[str, dict[str, int]]:
     """Operations per hand by phase, all seats together: each seat shuffles (one key, a
     multiplication per card) and locks (a key and a multiplication per card), and every other
     seat decodes the deck it publishes; each holder decrypts its dealt and received cards (a
-    key and a multiplication each); every other seat verifies each open (the same); one seat
-    audits the other seats' shuffles and locks."""
+    key and a multiplication each), then with a pass remixes its hand (a key and a
+    multiplication per card, decoded by every other seat); every other seat verifies each open
+    (the same); one seat audits the other seats' shuffles, locks and remixes."""
     n, m = players, size
     passed = PASS_COUNT * n if passing else 0
+    remixed = m if passing else 0  # every seat's hand: m cards in all
     return {
         "shuffle": {"derive": n, "multiply": n * m, "decode": n * (n - 1) * m},
         "lock": {"derive": n * m, "multiply": n * m, "decode": n * (n - 1) * m},
         "deal": {"derive": m, "multiply": m},
-        "pass": {"derive": passed, "multiply": passed},
+        "pass": {
+            "derive": passed + remixed,
+            "multiply": passed + remixed,
+            "decode": (n - 1) * remixed,
+        },
         "play": {"derive": (n - 1) * m, "multiply": (n - 1) * m},
         "reveal": {},
-        "audit": {"derive": (n - 1) * (m + 1), "multiply": 2 * (n - 1) * m},
+        "audit": {
+            "derive": (n - 1) * (m + 1) + remixed * (n - 1) // n,
+            "multiply": 2 * (n - 1) * m + remixed * (n - 1) // n,
+        },
     }
 
 
