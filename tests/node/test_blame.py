@@ -368,6 +368,10 @@ DECK_CHEATS = {
     "reveal: another shuffle key": ("reveal", _set("shuffle_key", bytes(31) + b"\x03")),
     "reveal: a lock key changed": ("reveal", _set("lock_keys", bytes(31) + b"\x03", 0)),
     "play: another card named": ("play", lambda b: {**b, "card": (b["card"] + 1) % 52}),
+    "remix: a duplicate entry": ("remix", _swap("deck", 1, 0)),
+    "remix: a card point": ("remix", _set("deck", CARD_POINTS[7], 4)),
+    "remix: an entry short": ("remix", lambda b: {**b, "deck": b["deck"][:-1]}),
+    "reveal: a remix key changed": ("reveal", _set("remix_keys", bytes(31) + b"\x03", 0)),
 }
 
 
