@@ -157,9 +157,16 @@ class LiveAudit:
 
     @property
     def can_go_on(self) -> bool:
-        """Whether the table may play on without the server: the seats are drawn (a seat
-        can be taken over, 6.12) and the game runs."""
-        return self.proto.status is Status.RUNNING and bool(self.proto.seat_of)
+        """Whether the table may play on without the server: the game runs, the seats are
+        drawn (a seat can be taken over, 6.12), and a person other than the server's player
+        still has a seat the table does not play (bots leave with the last person)."""
+        p, genesis = self.proto, self.proto.genesis
+        if p.status is not Status.RUNNING or not p.seat_of or genesis is None:
+            return False
+        return any(
+            not player.bot and player.key != self.server and i not in p.table_seats
+            for i, player in enumerate(genesis.players)
+        )
 
     def finish(self) -> list[WatchEvent]:
         """No other feed: the last server's own leave ends the game, as its log says."""
