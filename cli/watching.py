@@ -23,6 +23,7 @@ from hearts_p2p.game import SeatedRoster
 from hearts_p2p.netif import InterfaceError, interfaces_from
 from hearts_p2p.node.store import default_data_dir
 from hearts_p2p.node.watch_client import (
+    FeedLost,
     FeedProblem,
     Found,
     HandBegun,
@@ -82,6 +83,11 @@ class Printer:
             return [trick_line(r, event.number, event.trick, self.style)]
         if isinstance(event, HandDone):
             return hand_end_lines(r, event.summary, self.style)
+        if isinstance(event, FeedLost):
+            return [
+                f"The feed from {clean(event.server)}'s node ended before the game did; looking "
+                f"for the node that announces the table now (up to {event.patience:.0f} s)"
+            ]
         assert isinstance(event, FeedProblem)
         return [f"PROBLEM {clean(event.text, 500)}"]
 

@@ -22,6 +22,8 @@ from .state import MAX_REASON, GameState, Status
 __all__ = [
     "ENDINGS",
     "MAX_EVIDENCE",
+    "ONE_NUMBER",
+    "ONE_STEP",
     "after_abort",
     "pair",
     "receive_abort",
@@ -31,6 +33,8 @@ __all__ = [
 ]
 
 MAX_EVIDENCE = 8  # messages judged from one report: a reveal from each of up to 6 seats
+ONE_NUMBER = "sent two different messages under one number"
+ONE_STEP = "sent two different messages for one step"
 
 # A peer's own word, as its abort message says it (the ``ending`` field).
 ENDINGS = {Termination.LEFT: "left", Termination.GONE: "gone", Termination.STALLED: "stalled"}
@@ -102,21 +106,25 @@ def receive_abort(
 
 
 def after_abort(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
-    """After a verdict on one message, another signed message of the culprit's under the same
-    number makes it proven equivocation: peers that saw the two in either order end alike."""
-    a, evidence = s.abort, s.evidence
-    if a is None or a.termination is not Termination.CHEAT_PROVEN or len(evidence) != 1:
+    """After a verdict on messages of the culprit's own, another signed message of its under
+    the number of one of them makes it proven equivocation under one number: peers that saw
+    the messages in any order, or only some of them, end alike (under one number comes first,
+    6.11)."""
+    a, env = s.abort, msg.envelope
+    if a is None or a.termination is not Termination.CHEAT_PROVEN:
         return
-    env, first = msg.envelope, evidence[0].envelope
-    if first.sender != a.culprit:
-        return  # a forgery: the evidence is the forger's, not a message of its own number
-    if (env.sender, env.seq, env.game_id) != (first.sender, first.seq, first.game_id):
+    mine = [m for m in s.evidence if m.envelope.sender == a.culprit]  # a forgery is not its own
+    if len({m.envelope.seq for m in mine}) < len(mine):
+        return  # under one number already
+    for first in mine:
+        if (env.sender, env.seq, env.game_id) != (first.envelope.sender, first.envelope.seq,
+                                                  first.envelope.game_id):  # fmt: skip
+            continue
+        if key is None or msg.envelope_bytes == first.envelope_bytes or not msg.verify(key):
+            return
+        s.frames.add(msg.raw)
+        verdict(s, env.sender, ONE_NUMBER, pair(first, msg))
         return
-    if key is None or msg.envelope_bytes == evidence[0].envelope_bytes or not msg.verify(key):
-        return
-    s.frames.add(msg.raw)
-    verdict(s, env.sender, "sent two different messages under one number",
-            pair(evidence[0], msg))  # fmt: skip
 
 
 def pair(a: SignedMessage, b: SignedMessage) -> tuple[SignedMessage, SignedMessage]:

@@ -395,9 +395,8 @@ class GameRunner:
                 await self.front.notify(ChatLine(seat, control.text))
         elif isinstance(control, Sync):
             await self._answer_sync(peer, control.have)
-        elif isinstance(control, Watching):
-            if peer == self.protocol.host_key:  # only the host serves watchers
-                await self.front.notify(Notice(watching_line(control.names)))
+        elif isinstance(control, Watching):  # from whichever node serves them
+            await self.front.notify(Notice(watching_line(control.names)))
         elif isinstance(control, Synced):
             if control.more_from is None:
                 self._unsynced.discard(peer)

@@ -30,6 +30,7 @@ from ..netif import Interface
 from ..rules import Rules
 from ..text import clean, quoted
 from ..transport import Member, open_mesh
+from .herald import Herald
 from .lobby import (
     HostLink,
     LobbyError,
@@ -417,7 +418,9 @@ async def _play(
 ) -> Outcome:
     """Play the game over the mesh to its end; the runner goes back through ``task_status``.
 
-    The host serves watchers too: each entry its log takes goes to them as well.
+    Every player's node serves watchers: each entry its log takes goes to them as well. The
+    host's session announces the table; once the table plays the host's seat, the node the
+    seat order names next announces it instead (``herald.py``).
     """
     files = store.game(proto.game_id)
     game_log = FedLog.open(files.log)
@@ -430,18 +433,33 @@ async def _play(
     seed = secret if isinstance(secret, bytes) else b""
     watch = WatchService(front)
     watch.entries = list(game_log.entries)
-    game_log.feed = watch.publish
-    strangers = watch.admit if role == "host" else None
+    port = listener.socket.getsockname()[1]
+    herald = Herald(identity, proto, front, opts.interfaces, opts.discovery, opts.name, port,
+                    opts.absent_timeout)  # fmt: skip
+
+    def logged(entry: bytes) -> None:
+        watch.publish(entry)
+        herald.check()
+
+    def watched(count: int) -> None:
+        herald.watchers(count)
+        if on_watchers is not None:
+            on_watchers(count)
+
+    game_log.feed = logged
     async with (
         serving_watchers(watch),
         open_mesh(
-            identity, proto.game_id, roster, listeners=[listener], strangers=strangers
+            identity, proto.game_id, roster, listeners=[listener], strangers=watch.admit
         ) as mesh,
+        trio.open_nursery() as nursery,
     ):
-        watch.on_change = on_watchers
+        watch.on_change = watched
         watch.tell(mesh)
+        nursery.start_soon(herald.run)
         runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
         status = await runner.run(task_status=task_status)
+        nursery.cancel_scope.cancel()
     await listener.aclose()
     if status in (Status.FINISHED, Status.ABORTED):
         store.finished(role)

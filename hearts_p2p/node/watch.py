@@ -1,8 +1,10 @@
-"""The host's side of watching: every log entry, as it is written, to the watchers of its table.
+"""A node's side of watching: every log entry, as it is written, to the watchers of its table.
 
-A watcher is a key outside the roster that reaches the host's table port (the mesh hands it
-over once the handshake proves it), says who it is in one signed hello, and from then on only
-listens: it gets the log from its first entry, then each entry as the host logs it. The log is
+Every player's node serves watchers; they come to the one that announces the table (the host,
+then, once the table plays the host's seat, the next node: ``herald.py``). A watcher is a key
+outside the roster that reaches the node's table port (the mesh hands it over once the
+handshake proves it), says who it is in one signed hello, and from then on only
+listens: it gets the log from its first entry, then each entry as the node logs it. The log is
 what anyone may audit (pass keys travel sealed, deck keys are revealed only when a hand ends),
 so a watcher sees no hidden card, and sending it needs nothing from the game task.
 

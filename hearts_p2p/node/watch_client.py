@@ -7,6 +7,13 @@ by entry, and passes each through the same observer the offline audit runs (a
 watcher's own, which the audit checks once the feed ends: the verdict a watcher prints is the
 one ``hearts audit`` would give.
 
+Every player's node serves watchers, and the table is announced by one of them: the host, then,
+once the table plays the host's seat, the next node in seat order (``herald.py``). So when the
+feed ends before the game does, the watcher looks for the table's announcement by another
+player of the genesis it has verified and goes on from there, for a bounded time: the new feed
+starts again from entry 0, and what the observer holds already is skipped. A server's own leave
+is its word in its own log, not the table's end: it is held back while another feed is sought.
+
 The host is trusted with nothing but delivery. A frame that no player at the table signed is
 the feed's fault (damage, or a host rewriting it): it is reported and dropped, and it proves
 nothing against any player. A message a player did sign is judged like any peer would judge it.
@@ -41,6 +48,7 @@ from ..wire import SignedMessage, WireError, decode_frame, unpack
 from .watch import hello_frame
 
 __all__ = [
+    "FeedLost",
     "FeedProblem",
     "Found",
     "HandBegun",
@@ -57,6 +65,8 @@ __all__ = [
 
 CONNECT_PATIENCE = 20.0  # the host opens its table port a moment after the table fills
 HANDSHAKE_TIMEOUT = 10.0
+UNSAID_CLOCK = 120.0  # a table's timeout when its announcement does not say it (the default)
+FAILOVER_SLACK = 30.0  # beyond the table's timeout, for its next node to announce the table
 
 
 class WatchError(Exception):
@@ -72,6 +82,8 @@ class WatchOptions:
     find_timeout: float = 10.0
     start_timeout: float = 900.0  # a forming table may take a while to fill
     idle_timeout: float = 300.0  # the feed says nothing this long: the host is gone
+    failover_timeout: float | None = None  # for another node's feed; None: the table's clock
+    # (its seat is taken over after that) and FAILOVER_SLACK
 
 
 @dataclass(frozen=True)
@@ -104,7 +116,15 @@ class FeedProblem:
     text: str
 
 
-WatchEvent = Found | SeatedRoster | HandBegun | TrickDone | HandDone | FeedProblem
+@dataclass(frozen=True)
+class FeedLost:
+    """The feed ended before the game did; another player's node is sought for ``patience``."""
+
+    server: str  # whose feed it was, as the table names that player
+    patience: float
+
+
+WatchEvent = Found | SeatedRoster | HandBegun | TrickDone | HandDone | FeedProblem | FeedLost
 Show = Callable[[WatchEvent], Awaitable[None]]
 
 
@@ -124,10 +144,37 @@ class LiveAudit:
         self.host_key = host_key
         log_path.unlink(missing_ok=True)  # the watcher's own copy: a new watch starts it anew
         self.log = GameLog.open(log_path)
-        self.frames = 0
+        self.frames = 0  # of the current server's feed
         self.problems = 0
+        self.server = host_key  # whose node the feed comes from
+        self._held: SignedMessage | None = None  # the server's own leave, its word alone
         self._hand: HandState | None = None
         self._tricks = 0
+
+    def serving(self, key: bytes) -> None:
+        """A new feed, from ``key``'s node: it starts from entry 0 again."""
+        self.server, self.frames, self._held = key, 0, None
+
+    @property
+    def can_go_on(self) -> bool:
+        """Whether the table may play on without the server: the game runs, the seats are
+        drawn (a seat can be taken over, 6.12), and a person other than the server's player
+        still has a seat the table does not play (bots leave with the last person)."""
+        p, genesis = self.proto, self.proto.genesis
+        if p.status is not Status.RUNNING or not p.seat_of or genesis is None:
+            return False
+        return any(
+            not player.bot and player.key != self.server and i not in p.table_seats
+            for i, player in enumerate(genesis.players)
+        )
+
+    def finish(self) -> list[WatchEvent]:
+        """No other feed: the last server's own leave ends the game, as its log says."""
+        held, self._held = self._held, None
+        if held is None:
+            return []
+        self.proto.receive(held)
+        return self._progress()
 
     @property
     def over(self) -> bool:
@@ -140,6 +187,8 @@ class LiveAudit:
     def take(self, frame: bytes) -> list[WatchEvent]:
         """One frame of the feed: what it shows."""
         self.frames += 1
+        if self.proto.has_frame(frame):
+            return []  # a new feed's entries this watcher holds already
         try:
             msg = decode_frame(frame)
         except WireError as e:
@@ -147,8 +196,20 @@ class LiveAudit:
         if not self._signed_by_a_player(msg):
             env = msg.envelope
             return [self._problem(f"holds a {clean(env.kind, 20)} message no player signed")]
+        if self._own_leave(msg):
+            self._held = msg
+            return []
         self.proto.receive(msg)
         return self._progress()
+
+    def _own_leave(self, msg: SignedMessage) -> bool:
+        """Whether ``msg`` is the server's signed leave, once the table can play on without it."""
+        env, genesis = msg.envelope, self.proto.genesis
+        if env.kind != "abort" or genesis is None or not self.can_go_on:
+            return False
+        if not 0 <= env.sender < len(genesis.players) or env.body.get("culprit") != env.sender:
+            return False
+        return genesis.players[env.sender].key == self.server and env.body.get("ending") == "left"
 
     def _problem(self, what: str) -> FeedProblem:
         self.problems += 1
@@ -208,14 +269,33 @@ async def watch_table(opts: WatchOptions, table: str | None, show: Show) -> Watc
     info = await _find(opts, table, show)
     ad = info.announcement
     identity = Identity.generate()  # a key for this watch alone, seated nowhere
-    conn = await _reach(info.address, ad.port, identity, ad.table_id, ad.host_key)
-    async with conn:
-        try:
-            await conn.send(hello_frame(identity, conn.transcript, opts.name))
-        except TransportError as e:
-            raise WatchError(f"the host closed the connection: {e}") from None
-        path = opts.log_dir / f"{ad.table_id.hex()}.log"
-        return await follow_feed(conn, ad.table_id, ad.host_key, path, opts.idle_timeout, show)
+    path = opts.log_dir / f"{ad.table_id.hex()}.log"
+    patience = opts.failover_timeout
+    if patience is None:
+        patience = (ad.clock or UNSAID_CLOCK) + FAILOVER_SLACK
+    live = LiveAudit(ad.table_id, ad.host_key, path)
+    done: set[bytes] = set()  # the nodes whose feeds ended
+    try:
+        conn = await _reach(info.address, ad.port, identity, ad.table_id, ad.host_key)
+        while True:
+            server = conn.peer_key
+            async with conn:
+                try:
+                    await conn.send(hello_frame(identity, conn.transcript, opts.name))
+                except TransportError as e:
+                    raise WatchError(f"the host closed the connection: {e}") from None
+                live.serving(server)
+                await _follow(conn, live, opts.idle_timeout, show)
+            done.add(server)
+            found = await _another_feed(opts, live, identity, done, patience, show)
+            if found is None:
+                break
+            conn = found
+        for event in live.finish():
+            await show(event)
+    finally:
+        live.close()
+    return WatchResult(audit_log(path), path, live.problems, live.ended)
 
 
 async def follow_feed(
@@ -224,18 +304,65 @@ async def follow_feed(
     """Read the feed on ``conn`` until the game ends or the feed does; the audit's verdict."""
     live = LiveAudit(game_id, host_key, log_path)
     try:
-        while not live.over:
-            with trio.move_on_after(idle):
-                frame = await _next_frame(conn)
-            if frame is None:
-                break
-            if live.frames == 0 and (reason := _refusal(frame)) is not None:
-                raise WatchError(f"the host refused: {reason}")
-            for event in live.take(frame):
-                await show(event)
+        await _follow(conn, live, idle, show)
+        for event in live.finish():
+            await show(event)
     finally:
         live.close()
     return WatchResult(audit_log(log_path), log_path, live.problems, live.ended)
+
+
+async def _follow(conn: Connection, live: LiveAudit, idle: float, show: Show) -> None:
+    while not live.over:
+        with trio.move_on_after(idle):
+            frame = await _next_frame(conn)
+        if frame is None:
+            return
+        if live.frames == 0 and (reason := _refusal(frame)) is not None:
+            raise WatchError(f"the host refused: {reason}")
+        for event in live.take(frame):
+            await show(event)
+
+
+async def _another_feed(
+    opts: WatchOptions,
+    live: LiveAudit,
+    identity: Identity,
+    done: set[bytes],
+    patience: float,
+    show: Show,
+) -> Connection | None:
+    """The connection to the node that announces the table now: another player of its
+    genesis, found within ``patience``; None when none is, or the table cannot go on."""
+    genesis = live.proto.genesis
+    if genesis is None or not live.can_go_on:
+        return None
+    players = {p.key: p.name for p in genesis.players}
+    await show(FeedLost(clean(players.get(live.server, "?")), patience))
+
+    def next_node(t: TableInfo) -> bool:
+        a = t.announcement
+        return (
+            t.table_id == genesis.game_id
+            and a.host_key in players
+            and a.host_key not in done
+            and a.state is TableState.PLAYING
+        )
+
+    with trio.move_on_after(patience):
+        async with open_browser(opts.interfaces, config=opts.discovery) as browser:
+            while True:
+                info = await browser.wait_for(next_node)
+                key = info.announcement.host_key
+                try:
+                    conn = await _reach(info.address, info.announcement.port, identity,
+                                        genesis.game_id, key)  # fmt: skip
+                except WatchError:
+                    done.add(key)
+                    continue
+                await show(Found(info, True))
+                return conn
+    return None
 
 
 async def _next_frame(conn: Connection) -> bytes | None:

@@ -47,6 +47,7 @@ from hearts_p2p.engine import (
 )
 from hearts_p2p.engine.hand import HandState
 from hearts_p2p.game import GameProtocol, Genesis, HandRecord, Player, Status, StepKind
+from hearts_p2p.game.abort import ONE_STEP
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import MAGIC
 from hearts_p2p.rules import GameKind, Moon, Rules, Ties
@@ -223,6 +224,28 @@ def twin_play(cheater: int) -> Tamper:
         twin = Envelope(env.version, env.game_id, env.hand, env.step, env.sender, env.seq,
                         env.prev, env.kind, body)  # fmt: skip
         return [msg, encode_message(identities(cheater + 1)[cheater], twin)]
+
+    return tamper
+
+
+def late_twin(cheater: int, plays: int) -> Tamper:
+    """``cheater`` sends with its ``plays``-th play another message for the step of its first
+    (the body's keys reversed, re-signed), under the number after that play's: equivocation for
+    one step, the cheater's numbers in between cut from the log with the rest of the game."""
+    sent: list[SignedMessage] = []
+
+    def tamper(player: int, msg: SignedMessage) -> list[SignedMessage]:
+        env = msg.envelope
+        if player != cheater or env.kind != "play":
+            return [msg]
+        sent.append(msg)
+        if len(sent) != plays:
+            return [msg]
+        first = sent[0].envelope
+        body = dict(reversed(list(first.body.items())))
+        late = Envelope(first.version, first.game_id, first.hand, first.step, first.sender,
+                        env.seq + 1, first.prev, first.kind, body)  # fmt: skip
+        return [msg, encode_message(identities(cheater + 1)[cheater], late)]
 
     return tamper
 
@@ -681,6 +704,17 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
         f"{NAMES[CHEATER]} sends its first play twice, the second in other bytes under the same "
         f"number; {NAMES[0]}'s log, cut back to where that play's step began and ending with "
         "both frames in byte order, nothing of ann's own: every honest peer's log is the same",
+        log_bytes(protos[0].entries),
+    )
+    protos = play(tamper=late_twin(CHEATER, 4))
+    honest = [p for i, p in enumerate(protos) if i != CHEATER]
+    assert all(p.abort is not None and p.abort.reason == ONE_STEP for p in honest)
+    assert len({tuple(p.entries) for p in honest}) == 1
+    out["late_equivocation.log"] = (
+        f"{NAMES[CHEATER]} sends, with its fourth play, another message for the step of its "
+        "first (in other bytes) under the number after that play's; "
+        f"{NAMES[0]}'s log, cut back to where the first play's step began and ending with both "
+        f"frames in byte order: {NAMES[CHEATER]}'s numbers in between are not in it",
         log_bytes(protos[0].entries),
     )
     protos = play(leaves(CHEATER, "play.5"))

@@ -56,6 +56,7 @@ STOPPED = {
     "alarm.log",
     "false_alarm.log",
     "equivocation.log",
+    "late_equivocation.log",
     "claim.log",
     "gongzhu_false_exposure.log",
     "gongzhu_missed_exposure.log",
@@ -112,6 +113,7 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     assert blamed["false_alarm.log"] == "seat 2 (dan)"  # the seat that alarmed for nothing
     assert "audit finds no fault" in EXPECTED["false_alarm.log"]["abort"]["reason"]
     assert blamed["equivocation.log"] == "seat 3 (cat)"
+    assert blamed["late_equivocation.log"] == "seat 3 (cat)"
     # Leaving or going silent blames no one: the table plays the seat, named with how it went;
     # a claim is one peer's word.
     assert EXPECTED["left.log"]["takeovers"] == [
@@ -133,6 +135,11 @@ def test_a_stop_is_proven_by_the_log_itself_but_a_claim_is_one_peer_s_word() -> 
     last = [decode_frame(e).envelope for e in logged[-2:]]
     assert last[0].sender == last[1].sender and last[0].seq == last[1].seq
     assert logged[-2] < logged[-1] and all(env.kind == "play" for env in last)
+    # Two for one step, cut back to it: the cheat's numbers in between are not in the log.
+    logged = read_log(DIR / "late_equivocation.log").entries
+    last = [decode_frame(e).envelope for e in logged[-2:]]
+    assert last[0].sender == last[1].sender and last[0].prev == last[1].prev
+    assert abs(last[0].seq - last[1].seq) > 1 and logged[-2] < logged[-1]
 
 
 def test_the_rule_vectors_show_what_they_are_for() -> None:

@@ -1,0 +1,166 @@
+"""A watcher keeps watching when the host leaves: the table plays the host's seat, the next node
+in seat order announces the table, and the watcher, found by discovery over loopback, goes on
+from that node's feed to the end of the game, verified as the survivors logged it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from hearts_p2p.cli.render import Style
+from hearts_p2p.cli.watching import Printer, exit_code
+from hearts_p2p.discovery import DiscoveryConfig
+from hearts_p2p.game import GameProtocol, Status, StepKind
+from hearts_p2p.log import read_log
+from hearts_p2p.netif import interface
+from hearts_p2p.node import GameRunner, Outcome, PeerOptions, host_game, join_game
+from hearts_p2p.node.herald import announcer
+from hearts_p2p.node.watch_client import (
+    FeedLost,
+    Found,
+    TrickDone,
+    WatchEvent,
+    WatchOptions,
+    WatchResult,
+    watch_table,
+)
+from hearts_p2p.rules import Rules
+
+from .test_takeover import DyingTable
+from .test_watch import NoticingSeat, free_udp_port, table_with
+
+
+async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leaves(
+    tmp_path: Path,
+) -> None:
+    shown: list[WatchEvent] = []
+    results: list[WatchResult] = []
+    left_at: list[str] = []
+    config = DiscoveryConfig(port=free_udp_port())
+
+    async def show(event: WatchEvent) -> None:
+        shown.append(event)
+
+    async def watch_then_leave(runner: GameRunner, at: tuple[str, int]) -> None:
+        opts = WatchOptions("Kib", [interface("lo")], tmp_path / "watched", config,
+                            failover_timeout=30.0)  # fmt: skip
+
+        async def watch() -> None:
+            results.append(await watch_table(opts, "loop", show))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch)
+            p = runner.protocol
+            while not (_mid_hand(p) and any(isinstance(e, TrickDone) for e in shown)):
+                await trio.sleep(0.01)
+            left_at.append(p.step.name)
+            runner.quit()  # Ada, the host, leaves mid-hand, watched
+
+    table = await table_with(tmp_path, Rules(players=4, target=30), watch_then_leave, config)
+    outcomes, seats = table["outcomes"], table["seats"]
+    assert left_at and outcomes["host"].status is Status.ABORTED
+    survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
+    assert [o.status for o in survivors] == [Status.FINISHED] * 3
+    result = results[0]
+    assert result.complete and result.report.valid, result.report.problems
+    assert result.report.status.value == "finished" and result.feed_problems == 0
+    assert result.report.final_hash == survivors[0].final_hash
+    assert read_log(result.log_path).entries == read_log(survivors[0].log_path).entries
+    assert [t.ending for t in result.report.takeovers] == ["left"]
+    lost = [e for e in shown if isinstance(e, FeedLost)]
+    found = [e for e in shown if isinstance(e, Found)]
+    assert [e.server for e in lost] == ["Ada"] and len(found) == 2
+    first, then = (f.info.announcement for f in found)
+    assert first.host_name == "Ada" and then.host_name != "Ada"
+    # The node that took the announcement over is the next seat's after the host's, and it
+    # told its player so.
+    players = result.report.players
+    host_seat = next(p.seat for p in players if p.name == "Ada")
+    assert then.host_name == players[(host_seat + 1) % 4].name
+    name_to_seat = {"Bea": "j0", "Cy": "j1", "Dee": "j2"}
+    assert any("announces the table now" in n for n in seats[name_to_seat[then.host_name]].notices)
+    said = Printer(Style(unicode=False, color=False)).lines(lost[0])
+    assert "Ada's node ended before the game did" in said[0]
+    assert exit_code(result) == 0
+
+
+def _mid_hand(p: GameProtocol) -> bool:
+    """The fourth trick of hand 1 or later, in that hand: the watcher has seen a trick by then."""
+    return p.step.kind is StepKind.OPEN and p.step.hand == 1 and int(p.step.name[5:]) >= 12
+
+
+def test_the_announcer_is_the_host_then_the_next_seat_the_table_does_not_play() -> None:
+    """Each survivor computes the same announcer from what every node holds alike: the seats
+    the table plays."""
+    dying = DyingTable(Rules(players=4, target=10), dead=0, hand=1, step="play.6")
+    dying.run()
+    assert {announcer(p) for p in dying.protos[1:]} == {0}  # silent, but still its seat
+    seen: set[tuple[int | None, int]] = set()
+
+    def note(player: int, p: GameProtocol) -> bool:
+        if player and p.status is Status.RUNNING and 0 in p.table_seats:
+            seen.add((announcer(p), p.player_at[(p.seat_of[0] + 1) % 4]))
+        return False
+
+    dying.choose = note
+    dying.expire()
+    assert len(seen) == 1 and all(a == b for a, b in seen), seen
+    assert all(p.status is Status.FINISHED for p in dying.protos[1:])
+    assert {announcer(p) for p in dying.protos[1:]} == {None}  # the game is over
+
+
+async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path: Path) -> None:
+    """The host's node vanishes without a word: once the others' clocks run out, they take its
+    seat over, the next node announces the table, and the watcher goes on from there."""
+    config = DiscoveryConfig(port=free_udp_port())
+    people = {"host": "Ada", "j0": "Bea", "j1": "Cy", "j2": "Dee"}
+    seats = {name: NoticingSeat(i) for i, name in enumerate(people)}
+    outcomes: dict[str, Outcome] = {}
+    shown: list[WatchEvent] = []
+    results: list[WatchResult] = []
+    address: list[tuple[str, int]] = []
+    listening = trio.Event()
+    host_scope = trio.CancelScope()
+
+    def options(name: str) -> PeerOptions:
+        return PeerOptions(tmp_path / name, people[name], [interface("lo")], config,
+                           absent_timeout=4.0)  # fmt: skip
+
+    def on_listening(host: str, port: int) -> None:
+        address.append((host, port))
+        listening.set()
+
+    async def host(task_status: trio.TaskStatus[GameRunner] = trio.TASK_STATUS_IGNORED) -> None:
+        with host_scope:
+            await host_game(options("host"), Rules(players=4, target=30), "loop", seats["host"],
+                            on_listening=on_listening, task_status=task_status)  # fmt: skip
+
+    async def joiner(name: str) -> None:
+        await listening.wait()
+        outcomes[name] = await join_game(options(name), seats[name], peer=address[0])
+
+    async def show(event: WatchEvent) -> None:
+        shown.append(event)
+
+    async def watch() -> None:
+        opts = WatchOptions("Kib", [interface("lo")], tmp_path / "watched", config,
+                            failover_timeout=30.0)  # fmt: skip
+        results.append(await watch_table(opts, "loop", show))
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            for name in ("j0", "j1", "j2"):
+                nursery.start_soon(joiner, name)
+            runner = await nursery.start(host)
+            nursery.start_soon(watch)
+            while not (_mid_hand(runner.protocol) and any(isinstance(e, TrickDone) for e in shown)):
+                await trio.sleep(0.01)
+            host_scope.cancel()  # the host's machine is gone: no leave, no goodbye
+    survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
+    assert [o.status for o in survivors] == [Status.FINISHED] * 3
+    result = results[0]
+    assert result.complete and result.report.valid, result.report.problems
+    assert result.report.final_hash == survivors[0].final_hash
+    assert [t.ending for t in result.report.takeovers] == ["gone"]
+    assert [e.server for e in shown if isinstance(e, FeedLost)] == ["Ada"]
