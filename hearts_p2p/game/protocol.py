@@ -800,6 +800,8 @@ class GameProtocol:
         s = self._s
         if s.status is not Status.RUNNING or next_hand(s) == self._offered:
             return
+        if s.step.kind is StepKind.WELCOME:
+            return  # its reclaim for this hand is being checked: the next comes if refused
         msg = sign_offer(s)
         if msg is not None:
             self._offered = next_hand(s)
