@@ -205,7 +205,7 @@ class AuditReport:
             **({"results": list(self.results)} if self.results else {}),
             "abort": asdict(self.abort) if self.abort is not None else None,
             "takeovers": [asdict(t) for t in self.takeovers],
-            "returns": [asdict(r) for r in self.returns],
+            "returns": [{**asdict(r), "refused_by": list(r.refused_by)} for r in self.returns],
             "final_hash": self.final_hash,
             "problems": [asdict(p) for p in self.problems],
         }

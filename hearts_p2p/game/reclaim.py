@@ -105,24 +105,21 @@ def take_offer(s: GameState, msg: SignedMessage) -> None:
     if offer is None:
         return
     held = s.offers.get(offer.player)
-    if held is None or _held_hand(held) != msg.envelope.hand or msg.raw < held:
-        s.offers[offer.player] = msg.raw
+    if held is None or (decode_frame(held).envelope.hand, held) > (msg.envelope.hand, msg.raw):
+        s.offers[offer.player] = msg.raw  # the earliest, then the lowest: every peer alike
     if s.me is not None and s.me != offer.player:
         s.relays.append(msg)
 
 
-def _held_hand(raw: bytes) -> int:
-    return decode_frame(raw).envelope.hand
-
-
 def _parse(s: GameState, msg: SignedMessage, hand: int) -> Offer | None:
-    """The reclaim checked against what every peer holds alike, or None."""
+    """The reclaim checked against what every peer holds alike, or None. It is good from its
+    hand on, and once: its number is the seat's next but one, which a return moves past."""
     env, body = msg.envelope, msg.envelope.body
     player = env.sender
     if s.genesis is None or player not in s.table or env.game_id != s.game_id:
         return None
-    if (env.kind, env.step, env.hand) != (RECLAIM, RECLAIM, hand) or env.prev not in s.index:
-        return None
+    if (env.kind, env.step) != (RECLAIM, RECLAIM) or env.hand > hand or env.prev not in s.index:
+        return None  # for a later hand, or bound to a log this peer does not hold
     if env.seq != s.next_seq.get(player, 0) + 1 or set(body) != {"dh", "escrow"}:
         return None
     dh, items = body["dh"], body["escrow"]
