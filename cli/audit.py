@@ -127,6 +127,14 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
             f"{clean(report.name(taken.seat), 60)} {taken.ending} in hand {taken.hand}: "
             "its secret recovered from the escrow, the table played it from there"
         )
+    for back in report.returns:
+        who = clean(report.name(back.seat), 60)
+        if back.refused_by:
+            by = ", ".join(clean(report.name(s), 60) for s in back.refused_by)
+            lines.append(f"{who} asked its seat back at hand {back.hand}; refused: {by} said "
+                         "its escrow box to them does not open")  # fmt: skip
+        else:
+            lines.append(f"{who} took its seat back at hand {back.hand}, with a fresh secret")
     return lines + end_lines(report)
 
 

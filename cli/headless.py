@@ -14,8 +14,11 @@ from hearts_p2p.frontend import (
     Event,
     HandScored,
     Notice,
+    ReclaimRefused,
     SeatedRoster,
+    SeatReclaimed,
     SeatTakenOver,
+    reclaimed_text,
     taken_over_text,
 )
 from hearts_p2p.game import Status
@@ -71,8 +74,14 @@ class ReportingSeat:
             return f"hand {event.number}: {mine:+d} for me, totals {standing}"
         if isinstance(event, Aborted):
             return f"game aborted: {clean(event.reason, 200)}"
+        you = self.roster is not None and getattr(event, "seat", None) == self.roster.you
         if isinstance(event, SeatTakenOver):
-            return taken_over_text(event, self.name(event.seat))
+            return taken_over_text(event, self.name(event.seat), you=you)
+        if isinstance(event, SeatReclaimed):
+            return reclaimed_text(event, self.name(event.seat), you=you)
+        if isinstance(event, ReclaimRefused):
+            by = ", ".join(self.name(s) for s in event.by)
+            return reclaimed_text(event, self.name(event.seat), by, you=you)
         return None
 
 

@@ -30,15 +30,19 @@ from hearts_p2p.frontend import (
     PassReceived,
     PeerState,
     PeerStatus,
+    ReclaimRefused,
     SeatedRoster,
+    SeatReclaimed,
     SeatTakenOver,
     TrickTaken,
+    reclaimed_text,
     taken_over_text,
 )
 from hearts_p2p.game import Termination
 from hearts_p2p.rules import PassDirection
 from hearts_p2p.text import clean
 
+TABLE_MARK = " [table]"  # after the name of a seat the table plays
 RED = "\x1b[31m"
 BOLD = "\x1b[1m"
 DIM = "\x1b[2m"
@@ -386,9 +390,16 @@ class Screen:
             self.line(f"Game log: {ev.log_path}")
             self.line(f"Check it yourself: hearts audit {ev.log_path}")
         elif isinstance(ev, SeatTakenOver):
-            self.line(self.style.bold(taken_over_text(ev, self.who(ev.seat))))
-            if ev.seat in self.names:
-                self.names[ev.seat] += " [table]"  # marked wherever the seat is named from now
+            you = ev.seat == self.you
+            self.line(self.style.bold(taken_over_text(ev, self.who(ev.seat), you=you)))
+            if ev.seat in self.names and not self.names[ev.seat].endswith(TABLE_MARK):
+                self.names[ev.seat] += TABLE_MARK  # marked wherever the seat is named from now
+        elif isinstance(ev, SeatReclaimed | ReclaimRefused):
+            if isinstance(ev, SeatReclaimed) and ev.seat in self.names:
+                self.names[ev.seat] = self.names[ev.seat].removesuffix(TABLE_MARK)
+            by = ", ".join(self.who(s) for s in ev.by) if isinstance(ev, ReclaimRefused) else ""
+            you = ev.seat == self.you
+            self.line(self.style.bold(reclaimed_text(ev, self.who(ev.seat), by, you=you)))
         elif isinstance(ev, PeerState):
             self.line(self._peer_state(ev))
         elif isinstance(ev, ChatLine):

@@ -24,6 +24,8 @@ from .game import (
     Genesis,
     GenesisError,
     HandRecord,
+    ReclaimRefused,
+    SeatReclaimed,
     SeatTakenOver,
     Status,
     StepId,
@@ -41,6 +43,7 @@ __all__ = [
     "HandSummary",
     "PlayerSummary",
     "Problem",
+    "ReturnSummary",
     "TakeoverSummary",
     "TrickSummary",
     "audit_log",
@@ -148,6 +151,18 @@ class TakeoverSummary:
     ending: str  # "left", "gone" or "stalled": what the survivors said
 
 
+@dataclass(frozen=True)
+class ReturnSummary:
+    """A seat the table played that its player asked back at a hand boundary: ``refused_by``
+    lists the seats that said the escrow box it sealed to them does not open (empty: it was
+    a person's again from hand ``hand``)."""
+
+    seat: int
+    name: str
+    hand: int
+    refused_by: tuple[int, ...] = ()
+
+
 @dataclass
 class AuditReport:
     path: str
@@ -162,6 +177,7 @@ class AuditReport:
     results: tuple[int, ...] = ()  # Gong Zhu: each seat's result by the formula
     abort: AbortSummary | None = None
     takeovers: list[TakeoverSummary] = field(default_factory=list)
+    returns: list[ReturnSummary] = field(default_factory=list)
     final_hash: str = ""
     problems: list[Problem] = field(default_factory=list)
 
@@ -189,6 +205,7 @@ class AuditReport:
             **({"results": list(self.results)} if self.results else {}),
             "abort": asdict(self.abort) if self.abort is not None else None,
             "takeovers": [asdict(t) for t in self.takeovers],
+            "returns": [{**asdict(r), "refused_by": list(r.refused_by)} for r in self.returns],
             "final_hash": self.final_hash,
             "problems": [asdict(p) for p in self.problems],
         }
@@ -284,6 +301,11 @@ def _replay(
         TakeoverSummary(e.seat, e.name, e.hand, e.ending)
         for e in events
         if isinstance(e, SeatTakenOver)
+    ]
+    report.returns = [
+        ReturnSummary(e.seat, e.name, e.hand, e.by if isinstance(e, ReclaimRefused) else ())
+        for e in events
+        if isinstance(e, SeatReclaimed | ReclaimRefused)
     ]
     report.final_hash = proto.head.hex()
     if not _check_order(proto, entries, messages, rejected, report):

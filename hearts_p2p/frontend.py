@@ -24,8 +24,10 @@ from .game.events import (
     HandScored,
     HandStarted,
     PassReceived,
+    ReclaimRefused,
     RosterEntry,
     SeatedRoster,
+    SeatReclaimed,
     SeatTakenOver,
     TrickTaken,
 )
@@ -47,10 +49,13 @@ __all__ = [
     "PassReceived",
     "PeerState",
     "PeerStatus",
+    "ReclaimRefused",
     "RosterEntry",
+    "SeatReclaimed",
     "SeatTakenOver",
     "SeatedRoster",
     "TrickTaken",
+    "reclaimed_text",
     "taken_over_text",
 ]
 
@@ -96,10 +101,39 @@ class FrontEnd(Protocol):
 _HOW = {"left": "left the table", "gone": "is gone", "stalled": "stopped answering"}
 
 
-def taken_over_text(event: SeatTakenOver, who: str) -> str:
-    """What every front end says when the table takes a seat over."""
+_HOW_YOU = {"left": "left", "gone": "were gone", "stalled": "stopped answering"}
+
+
+def taken_over_text(event: SeatTakenOver, who: str, *, you: bool = False) -> str:
+    """What every front end says when the table takes a seat over; ``you``: the player's own
+    seat, which it learns on its return."""
+    trick = f", trick {event.trick}" if event.trick is not None else ""
+    if you:
+        how = _HOW_YOU.get(event.ending, event.ending)
+        since = f"trick {event.trick}" if event.trick is not None else "before the play"
+        return (
+            f"you {how} in hand {event.hand}: the table has played your seat since {since} of "
+            "that hand, its cards open to everyone; you follow the game and take your seat "
+            "back at the next hand"
+        )
     how = _HOW.get(event.ending, event.ending)
     return (
-        f"{who} {how}: the table plays that seat from here on, its cards open to everyone "
-        "(every peer computes its plays and checks them)"
+        f"{who} {how}: the table plays that seat from here on (hand {event.hand}{trick}), its "
+        "cards open to everyone (every peer computes its plays and checks them)"
+    )
+
+
+def reclaimed_text(
+    event: SeatReclaimed | ReclaimRefused, who: str, by: str = "", *, you: bool = False
+) -> str:
+    """What every front end says when a seat the table played comes back, or may not."""
+    if isinstance(event, SeatReclaimed):
+        if you:
+            return f"you are back from hand {event.hand}: your seat and your cards are yours again"
+        return f"{who} is back from hand {event.hand}, dealt like everyone again"
+    asker = "you" if you else who
+    return (
+        f"{asker} asked to come back at hand {event.hand}, but {by} signed that the escrow box "
+        "sealed to them does not open: the table plays that seat on, and it is asked back "
+        "again at the next hand"
     )

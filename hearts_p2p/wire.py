@@ -51,10 +51,11 @@ KINDS = frozenset(
         "pass_commit", "pass_reveal", "passed", "remix", "play", "moon", "reveal", "end",
         "expose", "expose_fourth",
         "abort", "takeover", "recover",
+        "seats", "welcome", "reclaim",
     }
 )  # fmt: skip
 """Every message kind of protocol version 1: the game's steps (Gong Zhu's exposures among
-them), the abort, and a takeover's."""
+them), the abort, a takeover's, and a return's."""
 
 
 class WireError(ValueError):

@@ -24,7 +24,9 @@ __all__ = [
     "HandScored",
     "HandStarted",
     "PassReceived",
+    "ReclaimRefused",
     "RosterEntry",
+    "SeatReclaimed",
     "SeatTakenOver",
     "SeatedRoster",
     "TrickTaken",
@@ -129,6 +131,28 @@ class SeatTakenOver:
     name: str
     ending: str
     hand: int
+    trick: int | None = None  # the trick it was taken over in; None: before the play
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReclaimed:
+    """The player at ``seat``, whose seat the table played, is back from hand ``hand`` on: dealt
+    normally again, its keys from a fresh secret escrowed anew."""
+
+    seat: int
+    name: str
+    hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReclaimRefused:
+    """The player at ``seat`` asked to come back at hand ``hand``, but the players ``by`` (seats)
+    each signed that the escrow box it sealed to them does not open: the table plays on."""
+
+    seat: int
+    name: str
+    hand: int
+    by: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,4 +179,6 @@ GameEvent = (
     | GameOver
     | Aborted
     | SeatTakenOver
+    | SeatReclaimed
+    | ReclaimRefused
 )

@@ -49,7 +49,7 @@ __all__ = ["HAND_STEPS", "start_hand"]
 def start_hand(s: GameState) -> None:
     assert s.game is not None and s.genesis is not None
     number = s.game.number + 1
-    pass_keys = [s.genesis.players[p].dh for p in s.player_at]
+    pass_keys = [s.pass_key_of(p) for p in s.player_at]
     rng = HashStream(s.derive(f"hand {number}"))
     seat = s.my_seat
     key = s.dh_private if seat is not None else None
@@ -321,6 +321,8 @@ def _end_hand(s: GameState, done: Step) -> None:
         s.events.append(HandScored(live.number, live.result, totals, view))
     if s.game.over:
         s.new_step(live.number, StepId(StepKind.END), s.everyone())
+    elif s.table:  # a seat the table plays may come back first (reclaim.py)
+        s.new_step(live.number + 1, StepId(StepKind.SEATS), s.present())
     else:
         start_hand(s)
 

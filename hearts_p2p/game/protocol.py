@@ -50,6 +50,15 @@ from .genesis import Genesis, GenesisError
 from .handflow import HandFlow
 from .handsteps import HAND_STEPS
 from .outcome import Abort, CheatError, Termination
+from .reclaim import (
+    BOUNDARY_STEPS,
+    RECLAIM,
+    fresh_secrets,
+    next_hand,
+    sign_offer,
+    table_part,
+    take_offer,
+)
 from .seating import SEATING
 from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
@@ -61,7 +70,7 @@ __all__ = ["RULES", "GameProtocol", "ProtocolError"]
 
 MAX_FUTURE = 64  # buffered messages per sender from steps not begun yet
 
-RULES: Mapping[StepKind, StepRule] = MappingProxyType({**SEATING, **HAND_STEPS})
+RULES: Mapping[StepKind, StepRule] = MappingProxyType({**SEATING, **HAND_STEPS, **BOUNDARY_STEPS})
 
 
 class ProtocolError(Exception):
@@ -83,7 +92,9 @@ class GameProtocol:
         if identity is not None and (secret is None or len(secret) != 32):
             raise ProtocolError("a player needs its 32-byte game secret: every key derives from it")
         secret = secret or bytes(32)  # an observer derives nothing from it
+        self._secret = secret  # the game's first: a return brings another (reclaim.py)
         self._s = GameState(game_id, host_key, identity, secret, dict(choices or {}))
+        self._offered = -1  # the hand this seat's last reclaim was for
         # (player, seq) -> the frame taken or waiting under that number: bytes the log holds
         # anyway, not a decoded message kept for the whole game
         self._seen: dict[tuple[int, int], bytes] = {}
@@ -243,6 +254,29 @@ class GameProtocol:
         return bool(people) and all(p in s.left for p in people)
 
     @property
+    def taken_over(self) -> bool:
+        """Whether the table plays this peer's own seat: it follows the game, signing nothing,
+        until it comes back (``come_back``)."""
+        return self._s.me is not None and self._s.me in self._s.table
+
+    @property
+    def wants_secret(self) -> bool:
+        """Whether this seat, taken over, has no fresh secret to come back with yet."""
+        s = self._s
+        return self.taken_over and s.identity is not None and len(fresh_secrets(s)) <= s.returns
+
+    def come_back(self, secret: bytes) -> None:
+        """Ask to take this seat back at the next hand boundary with ``secret``, a fresh game
+        secret (the shell draws it and saves it with the choices before anything is sent)."""
+        s = self._s
+        if len(secret) != 32:
+            raise ProtocolError("a fresh game secret is 32 bytes")
+        if not self.wants_secret:
+            return
+        s.choices[RECLAIM] = [*fresh_secrets(s), secret]
+        self._offer()
+
+    @property
     def table_seats(self) -> frozenset[int]:
         """Players whose seats the table plays (taken over), by player number."""
         return frozenset(self._s.table)
@@ -268,7 +302,7 @@ class GameProtocol:
         """The view to decide on when this peer's seat must choose an action now."""
         s = self._s
         step = s.step
-        if s.status is not Status.RUNNING or s.me is None or s.me in step.got:
+        if s.status is not Status.RUNNING or s.me is None or s.me in step.got or s.silent:
             return None
         if s.me not in step.senders or s.game is None or step.kind not in DECISIONS:
             return None
@@ -328,16 +362,18 @@ class GameProtocol:
             raise ProtocolError(f"{action} has no message in this protocol")
 
     def quit(self, name: str) -> None:
-        """This player leaves: the game ends for everyone, naming the leaver on its own word."""
-        sign_abort(self._s, Termination.LEFT, f"{name} left the table", self._s.me)
+        """This player leaves: the game ends for everyone, naming the leaver on its own word.
+        A seat the table plays has left already: it signs nothing, and may come back later."""
+        if not self._s.silent:
+            sign_abort(self._s, Termination.LEFT, f"{name} left the table", self._s.me)
 
     def give_up_on(self, player: int, seconds: float, *, stalled: bool = False) -> None:
         """A player has been gone (or, connected, has held up a step) longer than the timeout:
         vote to take its seat over; where that cannot be (before the seats are drawn, or a
         second seat in trouble in one step), end the game, naming it."""
         s = self._s
-        if s.status is not Status.RUNNING:
-            return
+        if s.status is not Status.RUNNING or s.silent:
+            return  # a seat the table plays has no word on anyone's
         r = s.round
         if player in s.table or (
             r is not None and r.prev == s.step.prev and r.about == player and s.me in r.votes
@@ -447,6 +483,10 @@ class GameProtocol:
             return
         if key is None or not (msg.raw in s.signed or msg.raw in self._vouched or msg.verify(key)):
             self._unsigned(msg)
+            return
+        if env.kind == RECLAIM:
+            s.frames.add(msg.raw)
+            take_offer(s, msg)  # the one word of a seat the table plays: asking it back
             return
         if env.kind not in ("abort", *TAKEOVER_KINDS):
             self._second(msg)  # proven whenever it comes, from a seat the table plays too
@@ -600,6 +640,10 @@ class GameProtocol:
         for m in step.in_order():
             s.log(m)
         RULES[step.kind].advance(s, step)
+        for player in s.returned:  # numbers it signed under before it was taken over are void
+            self._future.pop(player, None)
+            self._seen = {k: v for k, v in self._seen.items() if k[0] != player}
+        s.returned = []
         self._play_table()
         self._send_own()
         if self._early and self._s.genesis is not None:
@@ -607,6 +651,7 @@ class GameProtocol:
             for msg in early:
                 self._receive(msg)
         self._vote_left()
+        self._offer()
         if s.later and s.status is Status.RUNNING:
             later, s.later = s.later, []
             for msg in later:
@@ -624,9 +669,12 @@ class GameProtocol:
         for player in step.senders:
             if player not in s.table or step.has(player):
                 continue
-            body = table_body(s, player)
+            boundary = step.kind in BOUNDARY_STEPS
+            body = table_part(s, player) if boundary else table_body(s, player)
             if body is None:
                 continue
+            if player == s.me and step.kind is StepKind.PASS_COMMIT and s.flow is not None:
+                s.flow.choose_pass(s.table[player].passes[step.hand])  # its deck follows
             try:
                 step.parsed[player] = RULES[step.kind].check(s, player, body)
             except (DeckCheatError, DeckError, IllegalActionError) as e:
@@ -715,6 +763,11 @@ class GameProtocol:
     def _takeover(self, msg: SignedMessage) -> None:
         s, env = self._s, msg.envelope
         if env.kind == VOTE:
+            about, prev = env.body.get("player"), env.prev
+            if about == s.me and s.mute != prev and prev in s.steps and s.me in s.steps[prev].got:
+                # Voted out of a step it completed with its own part, which the others lack.
+                self._follow(prev, [msg])
+                return
             take_vote(s, msg, self._take_evidence)
             if env.prev != s.step.prev and env.prev in s.steps:
                 self._answer_late(env.prev, env.body.get("player"))
@@ -727,8 +780,9 @@ class GameProtocol:
             return
         if r.state is RoundState.RECOVERING and r.about == s.me:
             # This peer is back, but the others have agreed it was gone: its seat is the
-            # table's now, and it says so and stops, blaming no one.
-            sign_abort(s, Termination.LEFT, "the others took this seat over", s.me)
+            # table's now. It follows the game, signing nothing, blaming no one.
+            if s.mute != r.prev:
+                self._follow(r.prev, [r.votes[p] for p in sorted(r.votes)])
         elif r.state is RoundState.RECOVERING:
             self._share(r.about)
         elif (
@@ -754,6 +808,41 @@ class GameProtocol:
         s.frames.add(msg.raw)
         s.outbox.append(msg)
 
+    def _follow(self, prev: bytes, votes: list[SignedMessage]) -> None:
+        """The others voted this seat out in the step at ``prev``. It may hold its own part of
+        that step, which they decided without: so it rebuilds its state from the log before the
+        step, muted in it, takes the votes again and follows, the table playing its seat once
+        the shares come. Its log stays the others'."""
+        s = self._s
+        held = [*s.later, *(m for buf in self._future.values() for m in buf.values())]
+        entries = s.entries[: s.index[prev]]
+        views = s.views
+        self._s = GameState(s.game_id, s.host_key, s.identity, self._secret, s.choices)
+        self._s.views = views
+        self._s.mute = prev
+        self._seen, self._future, self._early, self._vouched = {}, {}, [], set()
+        for raw in entries:
+            self.receive(decode_frame(raw))
+        self.drain()  # all of it is on disk already
+        self.take_relays()
+        for msg in [*votes, *held]:
+            self.receive(msg)
+
+    def _offer(self) -> None:
+        """While the table plays this seat and it has a fresh secret, ask it back for the
+        coming hand, once per hand."""
+        s = self._s
+        if s.status is not Status.RUNNING or next_hand(s) == self._offered:
+            return
+        if s.step.kind is StepKind.WELCOME:
+            return  # its reclaim for this hand is being checked: the next comes if refused
+        msg = sign_offer(s)
+        if msg is not None:
+            self._offered = next_hand(s)
+            s.outbox.append(msg)
+            s.frames.add(msg.raw)
+            take_offer(s, msg)
+
     def _share(self, about: int) -> None:
         """Show this player's escrow share of the seat the survivors agreed to take over."""
         s = self._s
@@ -775,7 +864,7 @@ class GameProtocol:
         s = self._s
         if s.me is None or s.me not in s.step.senders or s.me in s.step.got:
             return
-        if s.status is not Status.RUNNING:
+        if s.status is not Status.RUNNING or s.silent:
             return
         body = RULES[s.step.kind].send(s)
         if body is not None:

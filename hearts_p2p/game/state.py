@@ -95,6 +95,18 @@ class GameState:
     later: list[SignedMessage] = field(default_factory=list)
     left: dict[int, bytes] = field(default_factory=dict)  # a player's signed leave, once seen
     voted: set[bytes] = field(default_factory=set)  # steps (by prev) this peer has voted in
+    # Coming back (reclaim.py): pass keys re-keyed by a return, the reclaims held for the next
+    # hand boundary (by player), the ones a boundary accepted and whose boxes are checked now,
+    # shares of escrow boxes that anyone opens (sealed to a seat's old key, public since), the
+    # step whose part this seat must not send (it was voted out there) and its returns so far.
+    dh: dict[int, bytes] = field(default_factory=dict)
+    offers: dict[int, bytes] = field(default_factory=dict)
+    welcome: dict[int, Any] = field(default_factory=dict)
+    opened: dict[int, bytes] = field(default_factory=dict)
+    public_shares: dict[tuple[int, int], bytes] = field(default_factory=dict)
+    mute: bytes | None = None
+    returns: int = 0
+    returned: list[int] = field(default_factory=list)  # back since the protocol last looked
 
     def derive(self, label: str) -> bytes:
         return derive(self.secret, label)
@@ -117,6 +129,21 @@ class GameState:
 
     def everyone(self) -> tuple[int, ...]:
         return tuple(range(self.players))
+
+    def present(self) -> tuple[int, ...]:
+        """The players whose seats are not the table's."""
+        return tuple(p for p in range(self.players) if p not in self.table)
+
+    def pass_key_of(self, player: int) -> bytes:
+        """A player's X25519 key now: the roster's, or the one its last return brought."""
+        assert self.genesis is not None
+        return self.dh.get(player, self.genesis.players[player].dh)
+
+    @property
+    def silent(self) -> bool:
+        """Whether this seat may send nothing now: the table plays it, or it was voted out in
+        this very step."""
+        return self.me in self.table or (self.mute is not None and self.step.prev == self.mute)
 
     def new_step(
         self, hand: int, step: StepId, senders: tuple[int, ...], any_one: bool = False

@@ -46,6 +46,8 @@ class StepKind(StrEnum):
     MOON = "moon"
     REVEAL = "reveal"
     END = "end"
+    SEATS = "seats"  # at a hand boundary while the table plays a seat: reclaims carried
+    WELCOME = "welcome"  # each holder says whether a reclaimer's escrow box to it opens
 
     @property
     def indexed(self) -> bool:

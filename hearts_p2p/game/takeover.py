@@ -197,20 +197,25 @@ def _recover(s: GameState, r: Round) -> TableSeat:
         if holder in r.shares:
             shares.append(r.shares[holder].envelope.body["share"])
             continue
+        share = s.public_shares.get((about, holder))  # sealed to a returned seat's old key
+        if share is not None:
+            shares.append(share)
+            continue
         gone = s.table[holder]  # a seat taken over before: every peer opens its box itself
         entry = s.escrow[about][holder]
-        dh = s.genesis.players[holder].dh
+        dh = s.pass_key_of(holder)
         share = open_entry(entry, s.game_id, about, holder, pass_key(gone.secret), dh)
         if share is None:
             why = f"sealed a bad escrow share to {_name(s, holder)}"
             raise CheatError(about, why, evidence)
         shares.append(share)
     secret = recover(shares)
-    if pass_public_key(secret) != s.genesis.players[about].dh:
+    if pass_public_key(secret) != s.pass_key_of(about):
         raise CheatError(about, "its escrow does not give back its game secret", evidence)
     endings = {v.envelope.body["ending"] for v in votes}
     ending = "left" if r.left else "gone" if "gone" in endings else "stalled"
     seat = TableSeat(about, secret, s.step.hand, s.step.name, ending)
+    trick = _trick(s)
     if s.flow is not None:
         try:
             seat.flow = _replay(s, seat)
@@ -223,15 +228,23 @@ def _recover(s: GameState, r: Round) -> TableSeat:
     s.table[about] = seat
     s.round = None
     seat_no = s.seat_of[about]
-    s.events.append(SeatTakenOver(seat_no, _name(s, about), ending, s.step.hand))
+    s.events.append(SeatTakenOver(seat_no, _name(s, about), ending, s.step.hand, trick))
     show_table(s)
     return seat
+
+
+def _trick(s: GameState) -> int | None:
+    """The trick in play, counted from 1; None before the first lead of the hand."""
+    hand = s.game.hand if s.game is not None else None
+    if hand is None or hand.phase is not HandPhase.PLAYING:
+        return None
+    return len(hand.tricks) + 1
 
 
 def new_flow(s: GameState, seat: TableSeat, number: int) -> HandFlow:
     """The deck of hand ``number`` as the taken-over seat runs it, from its secret."""
     assert s.genesis is not None
-    pass_keys = [s.genesis.players[p].dh for p in s.player_at]
+    pass_keys = [s.pass_key_of(p) for p in s.player_at]
     rng = HashStream(derive(seat.secret, f"hand {number}"))
     key = pass_key(seat.secret)
     return HandFlow(s.genesis.rules, s.game_id, number, pass_keys, s.seat_of[seat.player], rng, key)

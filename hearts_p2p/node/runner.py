@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -217,6 +218,10 @@ class GameRunner:
 
     async def _flush(self) -> None:
         p = self.protocol
+        if p.wants_secret:
+            # Its seat is the table's: it asks it back with a fresh secret, saved with the
+            # choices below before the reclaim leaves, so a restart asks with the same one.
+            p.come_back(os.urandom(32))
         kept = p.log_kept  # read before drain, which counts the entries it hands out as kept
         out, entries, events = p.drain()
         relays = p.take_relays()

@@ -300,6 +300,35 @@ def goes_silent(
     return choose, tamper
 
 
+def comes_back(player: int, step: str) -> tuple[Chooser, Tamper]:
+    """``player`` goes silent from ``step`` on until the others, their clocks run out, take
+    its seat over; then it follows, asks its seat back with a fresh secret and plays again."""
+    silent: list[bool] = []
+    taken: list[bool] = []
+
+    def choose(i: int, p: GameProtocol) -> bool:
+        if i == player and p.step.name == step:
+            silent.append(True)
+        if i == player:
+            if p.taken_over:
+                taken.append(True)
+            if p.wants_secret:
+                p.come_back(secret(player, b"fresh"))
+                return True
+            return False
+        if not silent or taken or p.status is not Status.RUNNING:
+            return False
+        if player not in p.waiting_for():
+            return False
+        p.give_up_on(player, 120)
+        return True
+
+    def tamper(i: int, m: SignedMessage) -> list[SignedMessage]:
+        return [] if i == player and silent and not taken else [m]
+
+    return choose, tamper
+
+
 def _sealing_wrong_keys(seat: int) -> AbstractContextManager[Any]:
     """``seat`` seals the scalar 1 in place of each lock key it passes, with its own nonces:
     only the receiver can open the box, so only it can see."""
@@ -738,6 +767,16 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
         "logged, and the log is the valid game's",
         log_bytes(protos[0].entries),
     )
+    back, drop = comes_back(CHEATER, "play.5")
+    protos = play(back, tamper=drop, rules=Rules(players=4, target=40))
+    out["reclaimed.log"] = (
+        f"a game to 40 points: {NAMES[CHEATER]} goes silent at play.5 of hand 1 and is taken "
+        "over; it follows, signing "
+        "nothing, and at the end of the hand its signed reclaim (a fresh secret's pass key and "
+        "escrow) is carried in the others' seats messages; every box opens, so the next hand "
+        f"deals it normally again; {NAMES[0]}'s log, the same as every peer's, its own included",
+        log_bytes(protos[0].entries),
+    )
     silent, drop = goes_silent(CHEATER, "play.5", clocks=(0,))
     protos = play(silent, tamper=drop)
     out["claim.log"] = (
@@ -826,6 +865,7 @@ def expected(files: dict[str, tuple[str, bytes]], where: Path) -> dict[str, Any]
             "status": report["status"],
             "abort": report["abort"],
             "takeovers": report["takeovers"],
+            "returns": report["returns"],
             "final_hash": report["final_hash"],
             "problems": report["problems"],
         }

@@ -44,6 +44,7 @@ HONEST = {
     "ties_play_on.log",
     "left.log",
     "taken_over.log",
+    "reclaimed.log",
     "unfounded_vote.log",
     "gongzhu.log",
     "gongzhu_all_hearts.log",
@@ -120,6 +121,11 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
         {"seat": 3, "name": "cat", "hand": 1, "ending": "left"}
     ]
     assert [t["ending"] for t in EXPECTED["taken_over.log"]["takeovers"]] == ["gone"]
+    # Taken over, it asked its seat back: the next hand deals it as a person's again.
+    assert [t["name"] for t in EXPECTED["reclaimed.log"]["takeovers"]] == ["cat"]
+    assert EXPECTED["reclaimed.log"]["returns"] == [
+        {"seat": 3, "name": "cat", "hand": 2, "refused_by": []}
+    ]
     assert EXPECTED["unfounded_vote.log"]["final_hash"] == EXPECTED["valid.log"]["final_hash"]
     claim = EXPECTED["claim.log"]["abort"]
     assert blamed["claim.log"] is None

@@ -16,7 +16,15 @@ from hearts_p2p.cli.render import Screen, Style
 from hearts_p2p.cli.terminal import TerminalSeat
 from hearts_p2p.engine import PassCards, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
-from hearts_p2p.frontend import ChatLine, Notice, RosterEntry, SeatedRoster, SeatTakenOver
+from hearts_p2p.frontend import (
+    ChatLine,
+    Notice,
+    ReclaimRefused,
+    RosterEntry,
+    SeatedRoster,
+    SeatReclaimed,
+    SeatTakenOver,
+)
 from hearts_p2p.rules import Rules
 from hearts_p2p.text import clean
 
@@ -218,3 +226,20 @@ def test_a_seat_taken_over_is_said_once_and_marked_from_then_on() -> None:
     text = out.getvalue()
     assert "Bea (left) left the table: the table plays that seat from here on" in text
     assert "<Bea [table]> still here?" in text
+
+
+def test_a_player_back_learns_it_was_taken_over_and_the_table_sees_it_return() -> None:
+    s, out = screen(unicode=False)
+    names = [("Ada", False), ("Bea", False), ("C", True), ("D", True)]
+    roster = tuple(RosterEntry(i, n, "aaaa", bot) for i, (n, bot) in enumerate(names))
+    s.event(SeatedRoster(roster, 1, "4 players"))
+    s.event(SeatTakenOver(1, "Bea", "gone", 3, 5))
+    s.event(SeatTakenOver(0, "Ada", "left", 3))
+    s.event(SeatReclaimed(1, "Bea", 4))
+    s.event(ReclaimRefused(0, "Ada", 4, (2,)))
+    s.event(ChatLine(0, "hi"))
+    text = out.getvalue()
+    assert "you were gone in hand 3: the table has played your seat since trick 5" in text
+    assert "you are back from hand 4" in text
+    assert "asked to come back at hand 4, but C (left) signed" in text
+    assert "<Ada [table]> hi" in text  # refused: still the table's
