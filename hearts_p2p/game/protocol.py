@@ -814,8 +814,13 @@ class GameProtocol:
         step, muted in it, takes the votes again and follows, the table playing its seat once
         the shares come. Its log stays the others'."""
         s = self._s
-        held = [*s.later, *(m for buf in self._future.values() for m in buf.values())]
-        entries = s.entries[: s.index[prev]]
+        cut = s.index[prev]
+        entries = s.entries[:cut]
+        # What the others sent from that step on, logged or taken or waiting, it takes again.
+        logged = [m for m in map(decode_frame, s.entries[cut:]) if m.envelope.sender != s.me]
+        taken = [m for p, m in s.step.got.items() if p != s.me]
+        later = [*s.later, *(m for buf in self._future.values() for m in buf.values())]
+        held = [*logged, *taken, *later]
         views = s.views
         self._s = GameState(s.game_id, s.host_key, s.identity, self._secret, s.choices)
         self._s.views = views
