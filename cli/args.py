@@ -21,6 +21,7 @@ from .levels import CHOICES, Level
 Runner = Callable[[argparse.Namespace], int]
 
 BOT_DELAY = 0.4
+FIND_WAIT = 10.0  # seconds a joiner looks for its table: a LAN announces it every second or so
 GAME_EXIT_CODES = """exit codes:
   0    the game was played to the end
   1    error (no table found, port in use, ...)
@@ -102,6 +103,7 @@ def add_parsers(
     _common(join)
     join.add_argument("table", nargs="?", help="table name or id prefix")
     join.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
+    _find_wait(join)
     join.set_defaults(func=run["join"])
 
     bot = sub.add_parser(
@@ -115,6 +117,7 @@ def add_parsers(
     _common(bot)
     bot.add_argument("table", nargs="?", help="table name or id prefix")
     bot.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
+    _find_wait(bot)
     _bot_choice(bot, "--strategy", "--level")
     bot.add_argument("--seed", type=int, help="seed for a reproducible bot")
     bot.add_argument(
@@ -150,6 +153,23 @@ def discovery_flags(p: argparse.ArgumentParser, what: str) -> None:
         help=f"discovery UDP port ({DEFAULT_PORT})",
     )
     p.add_argument("--group", default=DEFAULT_GROUP, help=f"multicast group ({DEFAULT_GROUP})")
+
+
+def _find_wait(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--wait",
+        type=float,
+        default=FIND_WAIT,
+        metavar="SECONDS",
+        help=f"how long to look for the table on the LAN ({FIND_WAIT:g}; not used with --peer)",
+    )
+
+
+def find_wait(seconds: float) -> float:
+    """``--wait`` as given, which must be some time: none would fail before a table is heard."""
+    if not seconds > 0:  # NaN too
+        raise ValueError("--wait must be positive")
+    return seconds
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -30,7 +30,7 @@ from hearts_p2p.node.store import DataDir
 from hearts_p2p.rules import PRESETS, RulesError
 from hearts_p2p.text import quoted
 
-from .args import BOT_DELAY, options_from, peer_from, rules_from
+from .args import BOT_DELAY, find_wait, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
 from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
@@ -238,6 +238,7 @@ def run_join(args: argparse.Namespace) -> int:
         return opts
     try:
         peer = peer_from(args.peer)
+        wait = find_wait(args.wait)
     except ValueError as e:
         sys.stderr.write(f"hearts join: {e}\n")
         return EXIT_USAGE
@@ -247,7 +248,7 @@ def run_join(args: argparse.Namespace) -> int:
         return EXIT_ERROR
 
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
-        return await join_game(opts, front, args.table, peer, task_status=task_status)
+        return await join_game(opts, front, args.table, peer, wait, task_status=task_status)
 
     return _with_terminal(args, opts, start)
 
@@ -266,6 +267,7 @@ def run_bot(args: argparse.Namespace) -> int:
     opts.name = level_name(opts.name, args.strategy)
     try:
         peer = peer_from(args.peer)
+        wait = find_wait(args.wait)
         bot = bot_for(args.strategy, args.seed if args.seed is not None else 0)
         if args.delay < 0:
             raise ValueError("--delay must not be negative")
@@ -278,7 +280,7 @@ def run_bot(args: argparse.Namespace) -> int:
         return EXIT_ERROR
 
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
-        return await join_game(opts, front, args.table, peer, task_status=task_status)
+        return await join_game(opts, front, args.table, peer, wait, task_status=task_status)
 
     if args.table is not None:
         where = quoted(args.table)

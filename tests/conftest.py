@@ -1,4 +1,5 @@
-"""Every test runs with settings of its own: the user's hearts config file is never read."""
+"""Every test runs with settings of its own: the user's hearts config file is never read, and
+every property test draws the same examples on every run, in any worker."""
 
 from __future__ import annotations
 
@@ -7,6 +8,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Derandomized: a property test's examples follow from its name alone, so a run under xdist, on
+# CI or on a laptop tries the same ones, and a failure seen once is seen again. No deadline: how
+# long one example takes depends on what else the machine runs, which no test may assert, and
+# no example database, which the xdist workers would otherwise share.
+settings.register_profile("hearts", derandomize=True, deadline=None, database=None)
+settings.load_profile("hearts")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first, in their order: under ``-n`` the workers share them out from the
+    start, so no long test is left to run alone at the end while the other worker idles."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -365,7 +365,7 @@ async def _find(opts: PeerOptions, table: str | None, timeout: float) -> TableIn
             return await browser.wait_for(wanted)
     what = f"table {quoted(table)}" if table else "open table"
     names = ", ".join(i.name for i in opts.interfaces)
-    raise SessionError(f"found no {what} on {names} within {timeout:.0f} s (see hearts list)")
+    raise SessionError(f"found no {what} on {names} within {timeout:g} s (see hearts list)")
 
 
 async def _listen(address: str, port: int) -> trio.SocketListener:

@@ -256,17 +256,21 @@ class WatchService:
         self._nursery.start_soon(self._keep_told, mesh)
 
     async def _keep_told(self, mesh: Mesh) -> None:
-        """Each change goes to every player, and the list to each one that (re)connects."""
-        told: dict[bytes, tuple[str, ...]] = {}
+        """Each change goes to every player, and the list to each one that (re)connects: on a
+        new connection, a replaced one too, the player may have heard nothing (what was queued
+        on the old one went with it)."""
+        told: dict[bytes, tuple[object, tuple[str, ...]]] = {}  # the connection, what it carried
         while True:
             roster_changed = self._roster_changed
             names = self.names
             connected = mesh.connected()
             for peer in connected:
-                if told.get(peer, ()) != names:
+                link = mesh.connection(peer)
+                was, said = told.get(peer, (None, ()))
+                if (said if was is link else ()) != names:
                     with contextlib.suppress(TransportError):
                         mesh.send_nowait(peer, encode(Watching(names)))
-                    told[peer] = names
+                    told[peer] = (link, names)
             told = {p: n for p, n in told.items() if p in connected}
             async with trio.open_nursery() as nursery:
 

@@ -71,6 +71,7 @@ def report(name: str) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 def test_the_vectors_are_reproduced_byte_for_byte(tmp_path: Path) -> None:
     files = vectors()
     assert sorted(files) == sorted(EXPECTED)

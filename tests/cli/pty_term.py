@@ -31,6 +31,10 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return int(s.getsockname()[1])
 
 
+# How long a test's joiners and watchers look for their table: long, since the host they look for
+# may start slowly on a machine busy with other tests; a run that finds it sooner goes on at once.
+FIND_WAIT = "60"
+
 # An empty settings directory, so the settings file of whoever runs the tests changes nothing.
 NO_SETTINGS = tempfile.mkdtemp(prefix="hearts-test-settings-")
 

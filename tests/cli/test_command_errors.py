@@ -77,3 +77,37 @@ def test_a_joiner_takes_the_host_s_clock_unless_it_sets_its_own() -> None:
     assert (mine.absent_timeout, mine.table_clock) == (30.0, False)
     theirs = options_from(build_parser().parse_args(["join", "T"]))
     assert (theirs.absent_timeout, theirs.table_clock) == (120.0, True)
+
+
+@pytest.mark.parametrize(("command", "wait"), [("join", "0"), ("bot", "-1"), ("bot", "nan")])
+def test_a_wait_of_no_time_is_a_usage_error(command: str, wait: str, tmp_path: Path) -> None:
+    run = hearts(command, "Friday", "--wait", wait, "--data-dir", str(tmp_path))
+    assert (run.returncode, run.stderr) == (2, f"hearts {command}: --wait must be positive\n")
+
+
+def test_a_joiner_looks_for_its_table_ten_seconds_unless_told() -> None:
+    for command in ("join", "bot"):
+        assert build_parser().parse_args([command, "Friday"]).wait == 10.0
+        assert build_parser().parse_args([command, "--wait", "90"]).wait == 90.0
+
+
+@pytest.mark.parametrize("command", ["join", "bot"])
+def test_a_joiner_gives_up_on_a_table_nobody_announces_after_its_wait(
+    command: str, tmp_path: Path
+) -> None:
+    """Its input held open, as a person's terminal is: ``join`` leaves when its input ends."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    args = [command, "Nowhere", "--wait", "0.5", "--discovery-port", disc]
+    with subprocess.Popen(
+        [sys.executable, "-m", "hearts_p2p.cli.main", *args, "--data-dir", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=hearts_env(),
+    ) as proc:  # fmt: skip
+        try:
+            code = proc.wait(timeout=60)
+        finally:
+            proc.kill()
+        assert proc.stderr is not None
+        said = proc.stderr.read()
+    assert code == 1, said
+    assert f'hearts {command}: found no table "Nowhere" on lo within 0.5 s' in said

@@ -4,10 +4,11 @@ The examples are the lines of the docs' fenced ``sh`` blocks and the ``$ `` line
 ``console`` blocks. Each runs through the real ``hearts`` program with a deadline, on loopback
 only, with data and settings directories of the test's own: a LAN interface (``eth0``,
 ``tun0``) becomes ``lo``, the VPN address ``10.8.0.2`` becomes ``127.0.0.1``, the fixed port
-47300 a free one, and discovery gets a port of the test's own. Interactive commands run in a
-pseudo-terminal until they show what the guide says they show; commands the guide gives for a
-second terminal run beside the first. ``test_every_example_is_run`` fails on an example that no
-test here runs, so a new one in the docs needs its test.
+47300 a free one, discovery gets a port of the test's own, and whoever looks for a table a long
+``--wait``. Interactive commands run in a pseudo-terminal until they show what the guide says
+they show; commands the guide gives for a second terminal run beside the first.
+``test_every_example_is_run`` fails on an example that no test here runs, so a new one in the
+docs needs its test.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from .pty_term import Terminal, free_port, hearts_env
+from .pty_term import FIND_WAIT, Terminal, free_port, hearts_env
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = (ROOT / "README.md", ROOT / "docs" / "user-guide.md")
@@ -33,7 +36,7 @@ NOT_RUN = {
     "python3 -m pip install .": "installs the package, which needs the network for its build "
     "tools; the tests run the installed command",
     "python3 -m pip install -e '.[test]'": "the same, with the test tools",
-    "python3 -m pytest": "the test suite, this test among them",
+    "python3 -m pytest -n 2": "the test suite, this test among them",
 }
 
 SCENARIOS = {
@@ -111,6 +114,8 @@ class Loopback:
             words += ["--port", self.discovery]
         elif words[0] in ("play", "host", "join", "bot", "watch"):
             words += ["--discovery-port", self.discovery]
+        if words[0] in ("join", "bot", "watch") and "--peer" not in words:
+            words += ["--wait", FIND_WAIT]
         return words
 
     def run(self, command: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

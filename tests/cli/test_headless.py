@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .pty_term import free_port, hearts_env
+from .pty_term import FIND_WAIT, free_port, hearts_env
 
 
 def start(*args: str) -> subprocess.Popen[str]:
@@ -41,7 +41,7 @@ def test_a_bot_reports_as_it_plays_and_a_headless_host_ends_in_json(tmp_path: Pa
     )  # fmt: skip
     bot = start(
         "bot", "Friday", "--name", "Robo", "--data-dir", str(tmp_path / "robo"),
-        "--discovery-port", disc,
+        "--discovery-port", disc, "--wait", FIND_WAIT,
     )  # fmt: skip
     code, out, err = finish(bot)
     host_code, host_out, host_err = finish(host)

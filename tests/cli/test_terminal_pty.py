@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from .pty_term import (
+    FIND_WAIT,
     SUITS,
     Terminal,
     Timeout,
@@ -235,7 +236,7 @@ def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
 
     guest = open_terminal(
         terminals, "join", "Friday", "--name", "Bea",
-        "--data-dir", data_dir(tmp_path, "bea"), "--discovery-port", disc,
+        "--data-dir", data_dir(tmp_path, "bea"), "--discovery-port", disc, "--wait", FIND_WAIT,
     )  # fmt: skip
     guest.expect(r'Found "Friday" hosted by Ada \([a-z0-9-]+\)', timeout=30)
     host.expect(r"Bea joined \([a-z0-9-]+\)", timeout=30)
@@ -297,7 +298,7 @@ def test_two_players_on_one_machine_need_no_data_dir(
     host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=30)
     guest = open_terminal(
         terminals, "join", "Friday", "--name", "Bea", "--discovery-port", disc,
-        XDG_DATA_HOME=xdg,
+        "--wait", FIND_WAIT, XDG_DATA_HOME=xdg,
     )  # fmt: skip
     guest.expect(r"hosted by", timeout=30)
     host.expect(r"Bea joined \([a-z0-9-]+\)", timeout=30)

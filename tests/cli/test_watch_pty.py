@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .pty_term import Terminal, data_dir, free_port, hearts_env
+from .pty_term import FIND_WAIT, Terminal, data_dir, free_port, hearts_env
 
 
 @pytest.fixture
@@ -38,6 +38,7 @@ def listed(disc: str) -> list[dict[str, object]]:
     return tables
 
 
+@pytest.mark.slow
 def test_watch_follows_a_bot_table_and_ends_with_the_verdict(
     tmp_path: Path, terminals: list[Terminal]
 ) -> None:
@@ -49,11 +50,11 @@ def test_watch_follows_a_bot_table_and_ends_with_the_verdict(
     )  # fmt: skip
     player = open_terminal(
         terminals, "bot", "Friday", "--name", "Bo", "--level", "easy", "--delay", "0.2",
-        "--data-dir", data_dir(tmp_path, "bo"), "--discovery-port", disc,
+        "--data-dir", data_dir(tmp_path, "bo"), "--discovery-port", disc, "--wait", FIND_WAIT,
     )  # fmt: skip
     watcher = open_terminal(
         terminals, "watch", "Friday", "--name", "Kim", "--discovery-port", disc,
-        "--data-dir", data_dir(tmp_path, "kim"),
+        "--data-dir", data_dir(tmp_path, "kim"), "--wait", FIND_WAIT,
     )  # fmt: skip
     watcher.expect(r'(Watching|Table) "Friday" hosted by Ada \([a-z0-9-]+\)', timeout=30)
     watcher.expect(r"seat 0: .*key [a-z0-9-]+", timeout=60)

@@ -20,6 +20,10 @@ from .lan_netns import PEER_INTERFACE, Lan, private_lan, require_netns
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
+# How long the bots look for the table: the host may start slowly on a machine busy with other
+# tests, and a lost announcement costs a second more; a bot that hears it sooner joins at once.
+FIND_WAIT = "120"
+
 
 def start(
     lan: Lan, tmp: Path, mode: list[str], target: str, timeout: str = "60"
@@ -61,6 +65,8 @@ def start(
                 str(i),
                 "--data-dir",
                 str(tmp / f"p{i}"),
+                "--wait",
+                FIND_WAIT,
                 *common,
             ),
             stdout=subprocess.PIPE,

@@ -256,6 +256,7 @@ def test_a_play_in_the_name_of_the_seat_on_turn_names_the_forger(tmp_path: Path)
 BEHAVIOURS = ["withhold", "duplicate", "rewrap", "equivocate", "accuse", "forge", "for_other"]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(1, 10_000),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import trio
@@ -9,21 +10,25 @@ import trio
 from hearts_p2p.audit import audit_log
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
+from hearts_p2p.discovery import DiscoveryConfig
 from hearts_p2p.game import Status
 from hearts_p2p.log import read_log
 from hearts_p2p.netif import interface
 from hearts_p2p.node import Outcome, PeerOptions, host_game, join_game
 from hearts_p2p.rules import Rules
 
+from .procs import free_port
 
-def options(tmp: Path, name: str) -> PeerOptions:
-    return PeerOptions(tmp / name, name, [interface("lo")], absent_timeout=30.0)
+
+def options(tmp: Path, name: str, discovery: DiscoveryConfig) -> PeerOptions:
+    return PeerOptions(tmp / name, name, [interface("lo")], discovery, absent_timeout=30.0)
 
 
 async def play_table(tmp: Path, rules: Rules) -> list[Outcome]:
     outcomes: dict[str, Outcome] = {}
     address: list[tuple[str, int]] = []
     listening = trio.Event()
+    discovery = DiscoveryConfig(port=free_port(socket.SOCK_DGRAM))  # the host announces there
 
     def on_listening(host: str, port: int) -> None:
         address.append((host, port))
@@ -32,13 +37,13 @@ async def play_table(tmp: Path, rules: Rules) -> list[Outcome]:
     async def host() -> None:
         seat = BotSeat(make_bot("heuristic", 1))
         outcomes["host"] = await host_game(
-            options(tmp, "host"), rules, "loop", seat, on_listening=on_listening
+            options(tmp, "host", discovery), rules, "loop", seat, on_listening=on_listening
         )
 
     async def joiner(i: int) -> None:
         await listening.wait()
         seat = BotSeat(make_bot("heuristic", 10 + i))
-        outcomes[f"j{i}"] = await join_game(options(tmp, f"j{i}"), seat, peer=address[0])
+        outcomes[f"j{i}"] = await join_game(options(tmp, f"j{i}", discovery), seat, peer=address[0])
 
     with trio.fail_after(240):
         async with trio.open_nursery() as nursery:

@@ -7,6 +7,7 @@ import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 import trio
 
 from hearts_p2p.audit import audit_log
@@ -111,6 +112,7 @@ async def dial_as_watcher(runner: GameRunner, at: tuple[str, int], name: str) ->
     return conn
 
 
+@pytest.mark.slow
 async def test_a_watcher_verifies_a_whole_bot_game_live(tmp_path: Path) -> None:
     shown: list[WatchEvent] = []
     results: list[WatchResult] = []

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 import trio
 
+from hearts_p2p.control import Watching, encode
 from hearts_p2p.engine import Action, SeatView
 from hearts_p2p.frontend import Event, Notice
 from hearts_p2p.identity import Identity
@@ -129,3 +130,54 @@ async def test_connections_that_say_nothing_are_bounded_and_timed_out(served: Se
         with pytest.raises(ConnectionClosed):
             await silent.receive()  # no hello within the hello timeout
     assert service.refused == 2 and not service.watchers
+
+
+class OneLink:
+    """The part of a mesh that the service tells the players through: one player, whose
+    connection can be replaced by a new one (it dialled again before the old one was seen to
+    fail), the frames still queued on the old one lost with it."""
+
+    def __init__(self) -> None:
+        self.link = object()
+        self.got: list[bytes] = []  # what reached the player, on its connection of the time
+        self._changed = trio.Event()
+
+    def connected(self) -> frozenset[bytes]:
+        return frozenset({PLAYER})
+
+    def connection(self, peer: bytes) -> object:
+        return self.link
+
+    def send_nowait(self, peer: bytes, payload: bytes) -> None:
+        self.got.append(payload)
+
+    async def wait_change(self) -> None:
+        await self._changed.wait()
+
+    def replace(self) -> None:
+        self.link = object()
+        self.got.clear()  # queued on the old connection: gone
+        self._changed.set()
+        self._changed = trio.Event()
+
+
+PLAYER = Identity.from_seed(bytes([1]) * 32).public_key
+
+
+async def test_a_player_whose_connection_is_replaced_is_told_again_who_watches(
+    served: Served,
+) -> None:
+    service, _, _, at = served
+    mesh = OneLink()
+    service.tell(mesh)  # type: ignore[arg-type]
+    with trio.fail_after(10):
+        kim = await watcher(at, "Kim")
+        while mesh.got != [encode(Watching(("Kim",)))]:
+            await trio.sleep(0.01)
+        mesh.replace()
+        while mesh.got != [encode(Watching(("Kim",)))]:
+            await trio.sleep(0.01)
+        await kim.aclose()
+        while mesh.got[-1:] != [encode(Watching(()))]:
+            await trio.sleep(0.01)
+    assert mesh.got == [encode(Watching(("Kim",))), encode(Watching(()))]
