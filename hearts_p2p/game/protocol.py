@@ -780,8 +780,12 @@ class GameProtocol:
         step, muted in it, takes the votes again and follows, the table playing its seat once
         the shares come. Its log stays the others'."""
         s = self._s
-        held = [*s.later, *(m for buf in self._future.values() for m in buf.values())]
-        entries = s.entries[: s.index[prev]]
+        start = s.index[prev]
+        entries = s.entries[:start]
+        # The others' messages from that step on may hold in their history too: taken again.
+        since = [decode_frame(raw) for raw in s.entries[start:]]
+        parts = [m for m in (*since, *s.step.got.values()) if m.envelope.sender != s.me]
+        held = [*parts, *s.later, *(m for buf in self._future.values() for m in buf.values())]
         views = s.views
         self._s = GameState(s.game_id, s.host_key, s.identity, self._secret, s.choices)
         self._s.views = views

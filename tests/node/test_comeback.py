@@ -30,7 +30,7 @@ from hearts_p2p.rules import Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
 
 from .table import GAME_ID
-from .test_takeover import DyingTable, audit
+from .test_takeover import TIMEOUT, DyingTable, audit
 
 GAME = Rules(target=40)
 FRESH = bytes([77]) * 32
@@ -339,3 +339,38 @@ def test_a_replayed_reclaim_is_its_carriers_proven_cheat(tmp_path: Path) -> None
     assert honest[0].entries == honest[1].entries
     report = audit(tmp_path, honest[0].entries)
     assert isinstance(report, AuditReport) and report.valid, report.problems
+
+
+def test_a_seat_comes_back_while_another_is_taken_over_at_the_same_boundary(
+    tmp_path: Path,
+) -> None:
+    """Player 3 goes silent in the very ``seats`` step that carries player 2's reclaim: the
+    others take 3 over in that step (the table carries nothing for it) and welcome 2 back."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=1)
+    rerun = table._maybe_rerun
+    stalled: list[bool] = []
+
+    def stall(i: int, msg: SignedMessage) -> SignedMessage | None:
+        if i == 3 and msg.envelope.kind == "seats":
+            stalled.append(True)
+        return None if i == 3 and stalled else msg
+
+    def clocks(i: int, p: GameProtocol) -> bool:
+        if rerun(i, p):
+            return True
+        if i in (0, 1) and stalled and p.status is Status.RUNNING and 3 in p.waiting_for():
+            p.give_up_on(3, TIMEOUT)
+            return True
+        return False
+
+    table.tampering(stall)
+    table.choose = clocks
+    table.play()
+    everyone = table.protos
+    for p in everyone:
+        assert p.status is Status.FINISHED and p.table_seats == {3}, (p.step, p.abort)
+    assert len({tuple(p.entries) for p in everyone}) == 1  # the silent one follows too
+    report = audit(tmp_path, everyone[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert [(t.name, t.hand) for t in report.takeovers] == [("p2", 1), ("p3", 2)]
+    assert [(r.name, r.hand) for r in report.returns] == [("p2", 2)]
