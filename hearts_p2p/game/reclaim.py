@@ -43,9 +43,11 @@ from .steps import Step, StepId, StepKind
 
 __all__ = [
     "BOUNDARY_STEPS",
+    "MAX_RETURNS",
     "RECLAIM",
     "Offer",
     "fresh_secrets",
+    "may_ask",
     "next_hand",
     "sign_offer",
     "table_part",
