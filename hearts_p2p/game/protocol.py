@@ -54,6 +54,7 @@ from .reclaim import (
     BOUNDARY_STEPS,
     RECLAIM,
     fresh_secrets,
+    may_ask,
     next_hand,
     sign_offer,
     table_part,
@@ -69,6 +70,10 @@ from .takeover import RECOVER, VOTE, able, survivors, table_body, take_share, ta
 __all__ = ["RULES", "GameProtocol", "ProtocolError"]
 
 MAX_FUTURE = 64  # buffered messages per sender from steps not begun yet
+# Steps a seat voted out can have completed alone on its own part, before the votes reach it:
+# only its own steps in a row, as nobody else sends on that history. A vote about it for an
+# older step does not make it rebuild (a peer could otherwise make it replay the log at will).
+_AHEAD = 3
 
 RULES: Mapping[StepKind, StepRule] = MappingProxyType({**SEATING, **HAND_STEPS, **BOUNDARY_STEPS})
 
@@ -263,14 +268,14 @@ class GameProtocol:
     def wants_secret(self) -> bool:
         """Whether this seat, taken over, has no fresh secret to come back with yet."""
         s = self._s
-        return self.taken_over and s.identity is not None and len(fresh_secrets(s)) <= s.returns
+        return self.taken_over and s.identity is not None and may_ask(s)
 
     def come_back(self, secret: bytes) -> None:
         """Ask to take this seat back at the next hand boundary with ``secret``, a fresh game
         secret (the shell draws it and saves it with the choices before anything is sent)."""
         s = self._s
-        if len(secret) != 32:
-            raise ProtocolError("a fresh game secret is 32 bytes")
+        if len(secret) != 32 or secret in (self._secret, *fresh_secrets(s)):
+            raise ProtocolError("a fresh game secret is 32 new bytes")
         if not self.wants_secret:
             return
         s.choices[RECLAIM] = [*fresh_secrets(s), secret]
@@ -764,7 +769,13 @@ class GameProtocol:
         s, env = self._s, msg.envelope
         if env.kind == VOTE:
             about, prev = env.body.get("player"), env.prev
-            if about == s.me and s.mute != prev and prev in s.steps and s.me in s.steps[prev].got:
+            recent = list(s.steps)[-_AHEAD:] if about == s.me else []
+            if (
+                about == s.me
+                and prev not in s.mute
+                and prev in recent
+                and s.me in s.steps[prev].got
+            ):
                 # Voted out of a step it completed with its own part, which the others lack.
                 self._follow(prev, [msg])
                 return
@@ -781,7 +792,7 @@ class GameProtocol:
         if r.state is RoundState.RECOVERING and r.about == s.me:
             # This peer is back, but the others have agreed it was gone: its seat is the
             # table's now. It follows the game, signing nothing, blaming no one.
-            if s.mute != r.prev:
+            if r.prev not in s.mute:
                 self._follow(r.prev, [r.votes[p] for p in sorted(r.votes)])
         elif r.state is RoundState.RECOVERING:
             self._share(r.about)
@@ -814,17 +825,16 @@ class GameProtocol:
         step, muted in it, takes the votes again and follows, the table playing its seat once
         the shares come. Its log stays the others'."""
         s = self._s
-        cut = s.index[prev]
-        entries = s.entries[:cut]
-        # What the others sent from that step on, logged or taken or waiting, it takes again.
-        logged = [m for m in map(decode_frame, s.entries[cut:]) if m.envelope.sender != s.me]
-        taken = [m for p, m in s.step.got.items() if p != s.me]
-        later = [*s.later, *(m for buf in self._future.values() for m in buf.values())]
-        held = [*logged, *taken, *later]
+        start = s.index[prev]
+        entries = s.entries[:start]
+        # The others' messages from that step on may hold in their history too: taken again.
+        since = [decode_frame(raw) for raw in s.entries[start:]]
+        parts = [m for m in (*since, *s.step.got.values()) if m.envelope.sender != s.me]
+        held = [*parts, *s.later, *(m for buf in self._future.values() for m in buf.values())]
         views = s.views
         self._s = GameState(s.game_id, s.host_key, s.identity, self._secret, s.choices)
         self._s.views = views
-        self._s.mute = prev
+        self._s.mute = s.mute | {prev}
         self._seen, self._future, self._early, self._vouched = {}, {}, [], set()
         for raw in entries:
             self.receive(decode_frame(raw))

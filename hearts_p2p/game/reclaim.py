@@ -43,9 +43,11 @@ from .steps import Step, StepId, StepKind
 
 __all__ = [
     "BOUNDARY_STEPS",
+    "MAX_RETURNS",
     "RECLAIM",
     "Offer",
     "fresh_secrets",
+    "may_ask",
     "next_hand",
     "sign_offer",
     "table_part",
@@ -53,6 +55,8 @@ __all__ = [
 ]
 
 RECLAIM = "reclaim"
+MAX_RETURNS = 2  # per seat and game: a peer that stalls, comes back and stalls again each hand
+# would cost the table a timeout every hand; after this many returns the table keeps the seat
 _PROBE = X25519PrivateKey.from_private_bytes(bytes([1]) * 32)  # to refuse low-order keys
 
 
@@ -73,6 +77,15 @@ def fresh_secrets(s: GameState) -> list[bytes]:
     return [b for b in saved if isinstance(b, bytes)] if isinstance(saved, list) else []
 
 
+def _mine(s: GameState) -> int:
+    return s.returns.get(s.me, 0) if s.me is not None else 0
+
+
+def may_ask(s: GameState) -> bool:
+    """Whether this seat, which the table plays, needs a fresh secret to ask its seat back."""
+    return len(fresh_secrets(s)) <= _mine(s) < MAX_RETURNS
+
+
 def next_hand(s: GameState) -> int:
     """The hand a reclaim signed now is for: the coming one (this one, at its ``seats``)."""
     return s.step.hand if s.step.kind is StepKind.SEATS else s.step.hand + 1
@@ -83,10 +96,15 @@ def sign_offer(s: GameState) -> SignedMessage | None:
     secret for it. Its number skips one: the seat may have signed a part the others never took
     under its next number before it was voted out."""
     fresh = fresh_secrets(s)
-    if s.identity is None or s.me not in s.table or len(fresh) <= s.returns:
+    if (
+        s.identity is None
+        or s.me not in s.table
+        or len(fresh) <= _mine(s)
+        or not _may_return(s, s.me)
+    ):
         return None
     assert s.genesis is not None and s.me is not None
-    secret = fresh[s.returns]
+    secret = fresh[_mine(s)]
     keys = [s.pass_key_of(p) for p in s.everyone()]
     escrow = make_escrow(secret, s.game_id, s.me, keys)
     body = {"dh": pass_public_key(secret), "escrow": [e.to_wire() for e in escrow]}
@@ -122,6 +140,8 @@ def _parse(s: GameState, msg: SignedMessage, hand: int) -> Offer | None:
         return None  # for a later hand, or bound to a log this peer does not hold
     if env.seq != s.next_seq.get(player, 0) + 1 or set(body) != {"dh", "escrow"}:
         return None
+    if not _may_return(s, player):
+        return None  # it came back as often as a seat may
     dh, items = body["dh"], body["escrow"]
     if not isinstance(dh, bytes) or len(dh) != 32 or not isinstance(items, list):
         return None
@@ -140,6 +160,11 @@ def _parse(s: GameState, msg: SignedMessage, hand: int) -> Offer | None:
         if holder != player and _open(s, escrow[holder], player, holder, seat.secret) is None:
             return None  # a box to a seat the table plays: anyone opens it, and it must open
     return Offer(player, env.seq, dh, escrow, msg.raw)
+
+
+def _may_return(s: GameState, player: int) -> bool:
+    """Whether ``player`` may still come back: it has fewer than ``MAX_RETURNS`` returns."""
+    return s.returns.get(player, 0) < MAX_RETURNS
 
 
 def _usable(dh: bytes) -> bool:
@@ -294,11 +319,10 @@ def _come_back(s: GameState, offer: Offer) -> None:
     s.left.pop(player, None)
     s.returned.append(player)
     if player == s.me:
-        s.secret = fresh_secrets(s)[s.returns]
-        s.returns += 1
-        s.mute = None
+        s.secret = fresh_secrets(s)[_mine(s)]
     elif player in s.opened:
         s.shares[player] = s.opened[player]
+    s.returns[player] = s.returns.get(player, 0) + 1
 
 
 def table_part(s: GameState, player: int) -> dict[str, Any]:

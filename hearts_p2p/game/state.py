@@ -98,14 +98,15 @@ class GameState:
     # Coming back (reclaim.py): pass keys re-keyed by a return, the reclaims held for the next
     # hand boundary (by player), the ones a boundary accepted and whose boxes are checked now,
     # shares of escrow boxes that anyone opens (sealed to a seat's old key, public since), the
-    # step whose part this seat must not send (it was voted out there) and its returns so far.
+    # steps whose part this seat must not send (it was voted out there) and the returns so far
+    # by player.
     dh: dict[int, bytes] = field(default_factory=dict)
     offers: dict[int, bytes] = field(default_factory=dict)
     welcome: dict[int, Any] = field(default_factory=dict)
     opened: dict[int, bytes] = field(default_factory=dict)
     public_shares: dict[tuple[int, int], bytes] = field(default_factory=dict)
-    mute: bytes | None = None
-    returns: int = 0
+    mute: frozenset[bytes] = frozenset()
+    returns: dict[int, int] = field(default_factory=dict)
     returned: list[int] = field(default_factory=list)  # back since the protocol last looked
 
     def derive(self, label: str) -> bytes:
@@ -143,7 +144,7 @@ class GameState:
     def silent(self) -> bool:
         """Whether this seat may send nothing now: the table plays it, or it was voted out in
         this very step."""
-        return self.me in self.table or (self.mute is not None and self.step.prev == self.mute)
+        return self.me in self.table or self.step.prev in self.mute
 
     def new_step(
         self, hand: int, step: StepId, senders: tuple[int, ...], any_one: bool = False

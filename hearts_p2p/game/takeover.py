@@ -57,6 +57,7 @@ __all__ = [
 ]
 
 _EXPOSURES = (StepKind.EXPOSE, StepKind.EXPOSE_FOURTH)
+_BETWEEN_HANDS = (StepKind.SEATS, StepKind.WELCOME)  # a hand is over, the next not dealt
 
 VOTE = "takeover"
 RECOVER = "recover"
@@ -216,7 +217,7 @@ def _recover(s: GameState, r: Round) -> TableSeat:
     ending = "left" if r.left else "gone" if "gone" in endings else "stalled"
     seat = TableSeat(about, secret, s.step.hand, s.step.name, ending)
     trick = _trick(s)
-    if s.flow is not None:
+    if s.flow is not None and s.step.kind not in _BETWEEN_HANDS:  # else the next hand deals it
         try:
             seat.flow = _replay(s, seat)
         except (DeckError, DeckCheatError) as e:

@@ -30,7 +30,7 @@ from hearts_p2p.rules import Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
 
 from .table import GAME_ID
-from .test_takeover import DyingTable, audit
+from .test_takeover import TIMEOUT, DyingTable, audit
 
 GAME = Rules(target=40)
 FRESH = bytes([77]) * 32
@@ -44,15 +44,22 @@ class ComebackTable(DyingTable):
     follows)."""
 
     def __init__(
-        self, dead: int, hand: int, step: str, rerun: int, fresh: bytes | None = FRESH
+        self,
+        dead: int,
+        hand: int,
+        step: str,
+        rerun: int,
+        fresh: bytes | None = FRESH,
+        rules: Rules = GAME,
     ) -> None:
-        super().__init__(GAME, dead=dead, hand=hand, step=step, seed=3)
+        super().__init__(rules, dead=dead, hand=hand, step=step, seed=3)
         self.rerun = rerun
         self.fresh = fresh
         self.own_log: list[bytes] | None = None
         self.reborn: GameProtocol | None = None
         self.events: dict[int, list[GameEvent]] = {i: [] for i in range(4)}
         self.sent: list[SignedMessage] = []  # everything sent, as sent
+        self.asked = 0
         self.choose = self._maybe_rerun
 
     def _send(self, i: int, p: GameProtocol) -> None:
@@ -65,7 +72,8 @@ class ComebackTable(DyingTable):
             p.take_relays()
             return
         if p.wants_secret and self.fresh is not None:
-            p.come_back(self.fresh)
+            self.asked += 1  # a fresh secret each time, as the shell draws one
+            p.come_back(self.fresh[:-1] + bytes([self.asked]))
         out, _, events = p.drain()
         self.events[i] += events
         out = [m for m in (self.tamper(i, m) for m in out) if m is not None]
@@ -139,6 +147,11 @@ def test_a_rerun_follows_its_seat_then_takes_it_back_at_the_next_hand(tmp_path: 
     # It played as a person again: its own signed plays are in the last hands.
     last = [decode_frame(raw).envelope for raw in everyone[0].entries[-60:]]
     assert any(e.sender == 2 and e.kind == "play" for e in last)
+    # Restarted from its log, it re-derives its return and its fresh keys from its choices.
+    again = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[2], bytes([11]) * 32,
+                         choices=table.reborn.choices)  # fmt: skip
+    again.resume(table.reborn.entries)
+    assert again.status is Status.FINISHED and again.head == everyone[0].head
 
 
 def test_a_rerun_that_does_not_ask_back_follows_to_the_end_signing_nothing(
@@ -339,3 +352,78 @@ def test_a_replayed_reclaim_is_its_carriers_proven_cheat(tmp_path: Path) -> None
     assert honest[0].entries == honest[1].entries
     report = audit(tmp_path, honest[0].entries)
     assert isinstance(report, AuditReport) and report.valid, report.problems
+
+
+def test_a_seat_comes_back_while_another_is_taken_over_at_the_same_boundary(
+    tmp_path: Path,
+) -> None:
+    """Player 3 goes silent in the very ``seats`` step that carries player 2's reclaim: the
+    others take 3 over in that step (the table carries nothing for it) and welcome 2 back."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=1)
+    rerun = table._maybe_rerun
+    stalled: list[bool] = []
+
+    def stall(i: int, msg: SignedMessage) -> SignedMessage | None:
+        if i == 3 and msg.envelope.kind == "seats":
+            stalled.append(True)
+        return None if i == 3 and stalled else msg
+
+    def clocks(i: int, p: GameProtocol) -> bool:
+        if rerun(i, p):
+            return True
+        if i in (0, 1) and stalled and p.status is Status.RUNNING and 3 in p.waiting_for():
+            p.give_up_on(3, TIMEOUT)
+            return True
+        return False
+
+    table.tampering(stall)
+    table.choose = clocks
+    table.play()
+    everyone = table.protos
+    for p in everyone:
+        assert p.status is Status.FINISHED and p.table_seats == {3}, (p.step, p.abort)
+    assert len({tuple(p.entries) for p in everyone}) == 1  # the silent one follows too
+    report = audit(tmp_path, everyone[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert [(t.name, t.hand) for t in report.takeovers] == [("p2", 1), ("p3", 2)]
+    assert [(r.name, r.hand) for r in report.returns] == [("p2", 2)]
+
+
+def test_a_seat_that_stalls_after_each_return_stays_the_tables_after_two(tmp_path: Path) -> None:
+    """Each return of a peer that stalls again costs the table a timeout: a seat comes back at
+    most twice a game, then its reclaims are not valid and the table keeps it."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=1, rules=Rules(target=100))
+    rerun = table._maybe_rerun
+    silent: list[int] = []  # the hands in which the returned peer went silent again
+
+    def stall(i: int, msg: SignedMessage) -> SignedMessage | None:
+        reborn = table.reborn
+        quiet = reborn is not None and bool(silent) and not reborn.taken_over
+        return None if i == 2 and quiet and msg.envelope.kind != "reclaim" else msg
+
+    def clocks(i: int, p: GameProtocol) -> bool:
+        if rerun(i, p):
+            return True
+        reborn = table.reborn
+        if reborn is None or reborn.taken_over:
+            if silent and reborn is not None:
+                silent.clear()  # taken over again: it speaks (it only asks back) once more
+            return False
+        if i == 2 and p.step.name == "play.7" and p.step.hand not in silent:
+            silent.append(p.step.hand)
+        if i != 2 and silent and p.status is Status.RUNNING and 2 in p.waiting_for():
+            p.give_up_on(2, TIMEOUT)
+            return True
+        return False
+
+    table.tampering(stall)
+    table.choose = clocks
+    table.play()
+    alive = [table.protos[i] for i in (0, 1, 3)]
+    for p in alive:
+        assert p.status is Status.FINISHED and p.table_seats == {2}, (p.step, p.abort)
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert len(report.returns) == reclaim.MAX_RETURNS == 2
+    assert len(report.takeovers) == 3
