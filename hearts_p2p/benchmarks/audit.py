@@ -58,14 +58,16 @@ def _game_log(path: Path, rules: Rules, seed: int) -> int:
 def operations(rules: Rules, hands: int, entries: int) -> dict[str, int]:
     """What an audit must compute: a signature check per entry; per hand, each seat's shuffle
     (one key, a multiplication per card) and lock (a key and a multiplication per card), every
-    published deck decoded once, each open a key and a multiplication."""
+    published deck decoded once, each open a key and a multiplication; per hand with a pass,
+    every seat's remix too (a key, a decode and a multiplication per card)."""
     n = rules.players
     m = HandParams.for_rules(rules, b"bench", 1, [bytes(32)] * n).size
+    remixed = m * sum(1 for h in range(1, hands + 1) if rules.pass_target(0, h) is not None)
     return {
         "verify": entries,
-        "derive": hands * (n + n * m + m),
-        "decode": hands * 2 * n * m,
-        "multiply": hands * (2 * n * m + m),
+        "derive": hands * (n + n * m + m) + remixed,
+        "decode": hands * 2 * n * m + remixed,
+        "multiply": hands * (2 * n * m + m) + remixed,
     }
 
 

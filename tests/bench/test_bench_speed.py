@@ -51,8 +51,9 @@ def test_bench_audit_json() -> None:
 def test_the_deck_bound_counts_every_decode() -> None:
     r = deck.run(argparse.Namespace(hands=1, players=[3]))
     (x,) = r["results"]
-    # Each of the 3 seats' shuffled and locked decks is decoded by the 2 other seats.
-    assert x["operations"]["decode"] == 2 * 3 * 2 * 51
+    # Each of the 3 seats' shuffled and locked decks, and its remixed hand of 17, is decoded by
+    # the 2 other seats.
+    assert x["operations"]["decode"] == 2 * 3 * 2 * 51 + 2 * 3 * 17
     assert x["ratio_to_bound"] > 0
 
 
@@ -60,8 +61,9 @@ def test_the_audit_bound_counts_what_no_audit_can_skip() -> None:
     from hearts_p2p.rules import Rules
 
     ops = audit_bench.operations(Rules(), hands=2, entries=100)
-    assert ops == {"verify": 100, "derive": 2 * (4 + 208 + 52), "decode": 2 * 416,
-                   "multiply": 2 * (416 + 52)}  # fmt: skip
+    # Hands 1 and 2 pass (left, right): each remixes the 52 cards too.
+    assert ops == {"verify": 100, "derive": 2 * (4 + 208 + 52 + 52), "decode": 2 * (416 + 52),
+                   "multiply": 2 * (416 + 52 + 52)}  # fmt: skip
 
 
 def test_hand_start_is_timed_from_the_last_card_to_the_last_peer_holding_its_hand() -> None:
