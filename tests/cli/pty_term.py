@@ -21,14 +21,14 @@ import termios
 import time
 from pathlib import Path
 
+from tests.ports import own_port
+
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 SUITS = {"♣": "c", "♦": "d", "♠": "s", "♥": "h"}
 
 
 def free_port(kind: int = socket.SOCK_STREAM) -> int:
-    with socket.socket(socket.AF_INET, kind) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return own_port(kind)
 
 
 # How long a test's joiners and watchers look for their table: long, since the host they look for

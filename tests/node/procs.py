@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 from hearts_p2p.log import LogCorrupt, read_log
+from tests.ports import own_port
 
 
 def free_port(kind: int = socket.SOCK_STREAM) -> int:
-    with socket.socket(socket.AF_INET, kind) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return own_port(kind)
 
 
 def hearts(*args: str) -> list[str]:

@@ -42,13 +42,11 @@ from hearts_p2p.transport import (
     open_connection,
 )
 from hearts_p2p.wire import decode_frame, pack, unpack
+from tests.ports import own_port
 
 
 def free_udp_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    return own_port(socket.SOCK_DGRAM)
 
 
 class NoticingSeat(BotSeat):
