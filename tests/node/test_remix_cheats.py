@@ -9,21 +9,19 @@ audit of every honest log says the same.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import hearts_p2p.deck.seat as deck_seat
-from hearts_p2p.audit import audit_log
 from hearts_p2p.cards import QUEEN_SPADES, cards_of
 from hearts_p2p.deck import Open, Remix, encrypt
 from hearts_p2p.deck.curve import CARD_POINTS, scalar_bytes
 from hearts_p2p.engine import IllegalActionError
 from hearts_p2p.game import GameProtocol, Status, StepKind
-from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
 
 from .table import Table, play_unchecked
+from .test_blame import audit_of
 
 RULES = Rules(players=4, target=40)
 FAKE_KEY = 0xC0FFEE
@@ -89,18 +87,6 @@ def _cheat_with_queen(monkeypatch: pytest.MonkeyPatch, table: Table, cheater: in
     table.choose = choose
 
 
-def _audit(tmp_path: Path, p: GameProtocol) -> dict[str, Any]:
-    path = tmp_path / f"peer{p.my_seat}.log"
-    log = GameLog.open(path)
-    for e in p.entries:
-        log.append(e)
-    log.close()
-    report = audit_log(path)
-    assert report.valid, report.problems
-    out: dict[str, Any] = report.to_json()
-    return out
-
-
 @pytest.mark.parametrize("seed", [21, 22])
 def test_a_card_remixed_in_by_a_seat_that_does_not_hold_it_names_that_seat(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int
@@ -115,7 +101,7 @@ def test_a_card_remixed_in_by_a_seat_that_does_not_hold_it_names_that_seat(
         assert p.abort is not None and p.abort.blamed == cheater, p.abort
         assert "remixed hand does not match" in p.abort.reason, p.abort.reason
     assert len({tuple(p.entries) for p in honest}) == 1
-    report = _audit(tmp_path, honest[0])
+    report = audit_of(tmp_path, honest[0])
     abort = report["abort"]
     assert abort["ending"] == "cheat proven" and abort["confirmed"], abort
     assert "remixed hand does not match" in abort["reason"], abort
