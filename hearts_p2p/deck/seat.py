@@ -77,6 +77,7 @@ class SeatDeck:
         self._received: dict[int, tuple[bytes, bytes]] = {}
         self._remix_order: tuple[int, ...] = ()
         self._remix_keys: tuple[int, ...] = ()
+        self._slot_positions: tuple[int, ...] = ()  # the position each slot of its remix holds
         self._pass: tuple[tuple[int, ...], bytes] | None = None
         self._ephemeral: X25519PrivateKey | None = None
         self._learned = False
@@ -157,7 +158,7 @@ class SeatDeck:
         return None
 
     def open(self, card: int) -> list[Message]:
-        """Play ``card``: release the last secret key of its position."""
+        """Play ``card``: the proof of its position, or after a remix of its slot."""
         if self.phase is not Phase.PLAY:
             raise DeckUsageError(f"no card can be opened now (phase {self.phase.name})")
         where = {c: i for i, c in self._where().items()}
@@ -201,10 +202,7 @@ class SeatDeck:
         if not pub.remixed:
             return {i: self._cards[i] for i in pub.holding(self.seat) if i in self._cards}
         first = self.seat * pub.share
-        return {q: self._cards[self._slot_position(q - first)] for q in pub.holding(self.seat)}
-
-    def _slot_position(self, k: int) -> int:
-        return self.public.held(self.seat)[self._remix_order[k]]
+        return {q: self._cards[self._slot_positions[q - first]] for q in pub.holding(self.seat)}
 
     def _owner_key(self, position: int) -> tuple[bytes, bytes]:
         """The dealt owner's lock key and nonce of a position this seat holds."""
@@ -219,7 +217,7 @@ class SeatDeck:
         if not self.public.remixed:
             return Open(self.seat, at, card, *self._owner_key(at))
         k = at - self.seat * self.public.share
-        position = self._slot_position(k)
+        position = self._slot_positions[k]
         total = self._remix_keys[k] * int.from_bytes(self._owner_key(position)[0], "big")
         for other in self.public.known[position].values():
             total = total * other % ORDER
@@ -318,6 +316,7 @@ class SeatDeck:
         held = self.public.held(self.seat)
         self._remix_order = random_permutation(len(held), self._rng)
         self._remix_keys = tuple(random_scalar(self._rng) for _ in held)
+        self._slot_positions = tuple(held[j] for j in self._remix_order)
         deck = tuple(
             multiply(scalar_key(u), self.public.final_point(held[j]))
             for u, j in zip(self._remix_keys, self._remix_order, strict=True)
