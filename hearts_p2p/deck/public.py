@@ -140,7 +140,6 @@ class PublicHand:
         self._in_deck = frozenset(params.cards)
         self._digests: dict[Stage, bytes] = {}
         self._points: dict[tuple[Stage, int], list[Point]] = {}
-        self._remix_points: dict[int, list[Point]] = {}
         self._pending: list[tuple[Message, bool]] = []
         self._pending_limit = self.m + 8 * self.n
 
@@ -418,17 +417,9 @@ class PublicHand:
     def _on_remix(self, msg: Remix, trusted: bool) -> None:
         if not self.params.passing:
             raise DeckCheatError(msg.seat, "sent a remix in a hand without a pass")
-        if not trusted:
-            what = "its remixed hand"
-            self._remix_points[msg.seat] = _entries(msg.seat, what, msg.deck, self.share)
+        if not trusted:  # the entries are checked, not kept: a slot's open compares bytes
+            _entries(msg.seat, "its remixed hand", msg.deck, self.share)
         self.remixes[msg.seat] = msg
-
-    def remix_point(self, slot: int) -> Point:
-        """The decoded entry of a slot of a remixed hand (decoded once)."""
-        seat, k = divmod(slot, self.share)
-        if seat not in self._remix_points:
-            self._remix_points[seat] = [load_x(x) for x in self.remixes[seat].deck]
-        return self._remix_points[seat][k]
 
     def final_point(self, position: int) -> Point:
         return self.points(Stage.LOCK, self.n - 1)[position]
