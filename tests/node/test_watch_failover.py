@@ -57,7 +57,8 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
             left_at.append(p.step.name)
             runner.quit()  # Ada, the host, leaves mid-hand, watched
 
-    table = await table_with(tmp_path, Rules(players=4, target=30), watch_then_leave, config)
+    # A game long enough after the host leaves that a busy machine still finds the next feed.
+    table = await table_with(tmp_path, Rules(players=4, target=60), watch_then_leave, config)
     outcomes, seats = table["outcomes"], table["seats"]
     assert left_at and outcomes["host"].status is Status.ABORTED
     survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
