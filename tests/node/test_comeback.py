@@ -124,6 +124,17 @@ def events_of(table: ComebackTable, kind: type) -> list[object]:
     return [e for e in table.events[table.dead] if isinstance(e, kind)]
 
 
+def survivors_finish_alike(table: ComebackTable, tmp_path: Path) -> AuditReport:
+    """Players 0, 1 and 3 finish with seat 2 the table's, one log, which audits valid."""
+    alive = [table.protos[i] for i in (0, 1, 3)]
+    for p in alive:
+        assert p.status is Status.FINISHED and p.table_seats == {2}, (p.step, p.abort)
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    return report
+
+
 def test_a_rerun_follows_its_seat_then_takes_it_back_at_the_next_hand(tmp_path: Path) -> None:
     table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
     table.play()
@@ -311,12 +322,7 @@ def test_a_player_back_that_leaves_again_is_taken_over_with_its_new_escrow(
 
     table.choose = leave_again
     table.play()
-    alive = [table.protos[i] for i in (0, 1, 3)]
-    for p in alive:
-        assert p.status is Status.FINISHED and p.table_seats == {2}, (p.step, p.abort)
-    assert len({tuple(p.entries) for p in alive}) == 1
-    report = audit(tmp_path, alive[0].entries)
-    assert isinstance(report, AuditReport) and report.valid, report.problems
+    report = survivors_finish_alike(table, tmp_path)
     assert [(t.hand, t.ending) for t in report.takeovers] == [(1, "gone"), (3, "left")]
 
 
@@ -419,11 +425,6 @@ def test_a_seat_that_stalls_after_each_return_stays_the_tables_after_two(tmp_pat
     table.tampering(stall)
     table.choose = clocks
     table.play()
-    alive = [table.protos[i] for i in (0, 1, 3)]
-    for p in alive:
-        assert p.status is Status.FINISHED and p.table_seats == {2}, (p.step, p.abort)
-    assert len({tuple(p.entries) for p in alive}) == 1
-    report = audit(tmp_path, alive[0].entries)
-    assert isinstance(report, AuditReport) and report.valid, report.problems
+    report = survivors_finish_alike(table, tmp_path)
     assert len(report.returns) == reclaim.MAX_RETURNS == 2
     assert len(report.takeovers) == 3
