@@ -277,7 +277,6 @@ def _replay(
     decoded = {i for i, _ in messages}
     rejected = [i for i in range(len(entries)) if i not in decoded]
     keys = [p.key for p in genesis.players]
-    flow = None
     with AheadChecks([m for _, m in messages], keys, workers) as ahead:
         for j, (i, msg) in enumerate(messages):
             by_sender = ahead.signed_by_sender(j)
@@ -289,10 +288,9 @@ def _replay(
             proto.receive(msg, verified=by_sender)
             if not ahead.hands_started and proto.seat_of:
                 ahead.start_hands(genesis, proto.seat_of)
-            if proto.flow is not flow:
-                flow = proto.flow
-                if flow is not None:
-                    ahead.presume(flow)
+            for begun in (proto.flow, proto.ahead_flow):  # a deck, as soon as it begins
+                if begun is not None and begun.public.fresh:
+                    ahead.presume(begun)
     rejected.sort()
     _fill_players(genesis, proto, report)
     _, _, events = proto.drain()

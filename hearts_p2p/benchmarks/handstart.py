@@ -5,9 +5,11 @@ figures, each as min/median/max over the run: from the last card of a hand leavi
 to the last peer having taken the next hand's deal (holding its cards), and from the lobby full
 (the host's genesis) to the last peer holding its first hand. Each is set against its bound,
 measured in the same run: the steps on the critical path, each a loopback hop and its signature
-checks, and the E_k work that must happen in sequence (the end-of-hand audit, every seat's
-shuffle and lock one after the other, each deck decoded before the next seat can use it, each
-peer decrypting its own cards), from unit costs timed alone.
+checks, and the E_k work that must happen in sequence, from unit costs timed alone. A hand's
+start holds the reveals, the end-of-hand audit and the deal, each peer decrypting its own cards
+(the deck was shuffled and locked during the hand before); the game's start holds the seating
+and the whole first deck: every seat's shuffle and lock one after the other, each deck decoded
+before the next seat can use it.
 """
 
 from __future__ import annotations
@@ -56,12 +58,16 @@ def deck_path(n: int, m: int) -> tuple[dict[str, int], int]:
 
 def hand_start_path(n: int, m: int) -> tuple[dict[str, int], int]:
     """After the last card: the reveals, each peer's audit of the other seats' shuffles and
-    locks, then the next hand's deck (``deck_path``)."""
-    work, steps = deck_path(n, m)
-    work["verify"] += n - 1
-    work["multiply"] += 2 * (n - 1) * m
-    work["derive"] += (n - 1) * (m + 1)
-    return work, steps + 1
+    locks, then the deal of the next hand's deck, shuffled and locked during the last hand
+    (SPEC 6.3): each peer decrypts its own cards."""
+    own = -(-m // n)
+    work = {
+        "derive": (n - 1) * (m + 1) + own,
+        "decode": own,
+        "multiply": 2 * (n - 1) * m + own,
+        "verify": 2 * (n - 1),  # the reveals, the deal
+    }
+    return work, 2
 
 
 def game_start_path(n: int, m: int) -> tuple[dict[str, int], int]:

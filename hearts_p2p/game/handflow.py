@@ -121,10 +121,14 @@ class HandFlow:
 
     def next_step(self) -> tuple[StepId, list[int]] | None:
         """The next deck step before play, or None once play may begin."""
-        if self._step < len(self._schedule):
+        nxt = self.peek_step()
+        if nxt is not None:
             self._step += 1
-            return self._schedule[self._step - 1]
-        return None
+        return nxt
+
+    def peek_step(self) -> tuple[StepId, list[int]] | None:
+        """The step ``next_step`` would give, without moving on."""
+        return self._schedule[self._step] if self._step < len(self._schedule) else None
 
     # -- this seat ----------------------------------------------------------------------------
 

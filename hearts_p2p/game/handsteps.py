@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import CARDS, mask_of
-from ..coinflip import HashStream
 from ..deck import DeckCheatError, Open
 from ..deck import Message as DeckMessage
 from ..deck import Phase as DeckPhase
@@ -25,6 +24,7 @@ from ..engine import (
     SeatView,
     trick_points,
 )
+from .ahead import ahead_step, open_ahead, own_flow, take_ahead
 from .claims import with_claims
 from .events import (
     CardPlayed,
@@ -36,7 +36,6 @@ from .events import (
     TrickTaken,
 )
 from .exposure import exposure_steps, next_exposure
-from .handflow import HandFlow
 from .outcome import CheatError
 from .replay import ReplayFault, replay_hand
 from .state import MAX_REASON, GameState, Status, StepRule, nothing_to_send
@@ -49,14 +48,17 @@ __all__ = ["HAND_STEPS", "start_hand"]
 def start_hand(s: GameState) -> None:
     assert s.game is not None and s.genesis is not None
     number = s.game.number + 1
-    pass_keys = [s.pass_key_of(p) for p in s.player_at]
-    rng = HashStream(s.derive(f"hand {number}"))
-    seat = s.my_seat
-    key = s.dh_private if seat is not None else None
-    s.flow = HandFlow(s.genesis.rules, s.game_id, number, pass_keys, seat, rng, key)
-    for table_seat in s.table.values():
-        table_seat.flow = new_flow(s, table_seat, number)
-    s.hand_msgs = []
+    ahead = take_ahead(s, number)
+    if ahead is not None:  # shuffled and locked during the last hand: the deal comes next
+        s.flow = ahead.flow
+        for player, table_seat in s.table.items():
+            table_seat.flow = ahead.table[player]
+        s.hand_msgs = ahead.msgs
+    else:
+        s.flow = own_flow(s, number)
+        for table_seat in s.table.values():
+            table_seat.flow = new_flow(s, table_seat, number)
+        s.hand_msgs = []
     s.hand_actions = []
     s.plays = 0
     s.stopped = []
@@ -83,9 +85,16 @@ def _check_deck(s: GameState, player: int, body: dict[str, Any]) -> None:
 def _to_decks(s: GameState, player: int, body: dict[str, Any]) -> DeckMessage:
     """Check a deck message with this peer's deck, then give it to the deck of every seat the
     table plays, which also computes from it (and keep it: a seat taken over later in the hand
-    replays them)."""
-    assert s.flow is not None
+    replays them). A step of the next deck goes to the next hand's decks."""
     kind, seat = s.step.kind, s.seat_of[player]
+    ahead = s.step_ahead
+    if ahead is not None:
+        msg = ahead.flow.accept(kind, seat, body)
+        for flow in ahead.table.values():
+            flow.accept(kind, seat, body)
+        ahead.msgs.append((kind, seat, body))
+        return msg
+    assert s.flow is not None
     msg = s.flow.accept(kind, seat, body)
     for table_seat in s.table.values():
         if table_seat.flow is not None:
@@ -95,12 +104,16 @@ def _to_decks(s: GameState, player: int, body: dict[str, Any]) -> DeckMessage:
 
 
 def _after_deck_step(s: GameState, done: Step) -> None:
+    if s.ahead is not None and done.hand == s.ahead.number:
+        _start_play(s)  # a step of the next deck, between two plays: play goes on
+        return
     _next_deck_step(s, done.hand)
 
 
 def _send_deck(s: GameState) -> dict[str, Any]:
-    assert s.flow is not None
-    return s.flow.make(s.step.kind)
+    flow = s.step_flow
+    assert flow is not None
+    return flow.make(s.step.kind)
 
 
 def _send_pass(s: GameState) -> dict[str, Any] | None:
@@ -201,6 +214,9 @@ def _start_play(s: GameState) -> None:
         return
     if hand.phase is not HandPhase.PLAYING:
         _after_tricks(s)
+        return
+    open_ahead(s)
+    if ahead_step(s):  # after a play, a step of the next hand's deck (SPEC 6.4)
         return
     step = StepId(StepKind.OPEN, s.plays)
     if hand.turn is None:
@@ -320,6 +336,7 @@ def _end_hand(s: GameState, done: Step) -> None:
         view = SeatView.of(s.game, s.my_seat)
         s.events.append(HandScored(live.number, live.result, totals, view))
     if s.game.over:
+        s.ahead = None  # no next hand: its deck is never dealt
         s.new_step(live.number, StepId(StepKind.END), s.everyone())
     elif s.table:  # a seat the table plays may come back first (reclaim.py)
         s.new_step(live.number + 1, StepId(StepKind.SEATS), s.present())

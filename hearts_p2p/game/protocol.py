@@ -186,6 +186,11 @@ class GameProtocol:
         return self._s.flow
 
     @property
+    def ahead_flow(self) -> HandFlow | None:
+        """The next hand's deck, while it is shuffled and locked during this hand."""
+        return self._s.ahead.flow if self._s.ahead is not None else None
+
+    @property
     def step(self) -> Step:
         return self._s.step
 
@@ -644,6 +649,11 @@ class GameProtocol:
         s.steps[step.prev] = StepRecord({p: m.raw for p, m in step.got.items()})
         for m in step.in_order():
             s.log(m)
+        r = s.round
+        if r is not None and r.prev == step.prev and r.state is RoundState.VOTING:
+            # A vote came before the seat's part did: the voter took that part only as a
+            # vote's evidence, so this peer answers it with the part, as for a late vote.
+            self._answer_late(step.prev, r.about)
         RULES[step.kind].advance(s, step)
         for player in s.returned:  # numbers it signed under before it was taken over are void
             self._future.pop(player, None)

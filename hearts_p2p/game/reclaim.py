@@ -88,7 +88,9 @@ def may_ask(s: GameState) -> bool:
 
 def next_hand(s: GameState) -> int:
     """The hand a reclaim signed now is for: the coming one (this one, at its ``seats``)."""
-    return s.step.hand if s.step.kind is StepKind.SEATS else s.step.hand + 1
+    if s.step.kind is StepKind.SEATS:
+        return s.step.hand
+    return s.step.hand + 1 if s.step.kind is StepKind.WELCOME else s.hand_now + 1
 
 
 def sign_offer(s: GameState) -> SignedMessage | None:

@@ -25,10 +25,18 @@ from .handflow import HandFlow
 from .keys import derive, pass_key, pass_public_key
 from .outcome import Abort
 from .replay import HandAction
-from .steps import Step, StepId, StepKind
+from .steps import AHEAD, Step, StepId, StepKind
 from .tableseat import Round, TableSeat
 
-__all__ = ["MAX_REASON", "GameState", "Status", "StepRecord", "StepRule", "nothing_to_send"]
+__all__ = [
+    "MAX_REASON",
+    "Ahead",
+    "GameState",
+    "Status",
+    "StepRecord",
+    "StepRule",
+    "nothing_to_send",
+]
 
 MAX_REASON = 200
 
@@ -38,6 +46,21 @@ class Status(Enum):
     RUNNING = "running"
     FINISHED = "finished"
     ABORTED = "aborted"
+
+
+@dataclass(eq=False)
+class Ahead:
+    """The next hand's deck, shuffled and locked while this hand is played (SPEC 6.4): this
+    peer's, and each taken-over seat's as the table runs it, with its messages as applied (a
+    seat taken over later replays them)."""
+
+    flow: HandFlow
+    table: dict[int, HandFlow] = field(default_factory=dict)  # by player
+    msgs: list[tuple[StepKind, int, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def number(self) -> int:
+        return self.flow.params.hand_number
 
 
 @dataclass(eq=False, repr=False)  # no repr: it would print the secret
@@ -56,6 +79,8 @@ class GameState:
     player_at: list[int] = field(default_factory=list)
     game: Game | None = None
     flow: HandFlow | None = None
+    ahead: Ahead | None = None  # the next hand's deck, once this hand's play has begun
+    reshuffled: set[int] = field(default_factory=set)  # hands whose deck ahead was set aside
     flip: CoinFlip | None = None
     abort: Abort | None = None
     entries: list[bytes] = field(default_factory=list)
@@ -109,8 +134,34 @@ class GameState:
     returns: dict[int, int] = field(default_factory=dict)
     returned: list[int] = field(default_factory=list)  # back since the protocol last looked
 
+    @property
+    def step_ahead(self) -> Ahead | None:
+        """The next hand's deck, when the current step is one of its steps run ahead."""
+        a = self.ahead
+        if a is not None and self.step.hand == a.number and self.step.kind in AHEAD:
+            return a
+        return None
+
+    @property
+    def step_flow(self) -> HandFlow | None:
+        """The deck the current step belongs to."""
+        a = self.step_ahead
+        return a.flow if a is not None else self.flow
+
+    @property
+    def hand_now(self) -> int:
+        """The hand the table is at: the one in play, also during a step of the next deck."""
+        if self.step_ahead is not None and self.game is not None:
+            return self.game.number
+        return self.step.hand
+
     def derive(self, label: str) -> bytes:
         return derive(self.secret, label)
+
+    def hand_label(self, number: int) -> str:
+        """The label of hand ``number``'s randomness in every seat's hash stream: a deck set
+        aside is never dealt, and the one shuffled in its place draws afresh."""
+        return f"hand {number} again" if number in self.reshuffled else f"hand {number}"
 
     @property
     def dh_private(self) -> X25519PrivateKey:

@@ -57,6 +57,9 @@ class StepKind(StrEnum):
 
 _INDEXED = frozenset({StepKind.SHUFFLE, StepKind.LOCK, StepKind.OPEN})
 
+AHEAD = frozenset({StepKind.SHUFFLE, StepKind.ECHO_SHUFFLE, StepKind.LOCK, StepKind.ECHO_LOCK})
+"""The deck's steps that need nothing of the hand in play: the next hand's run during its plays."""
+
 DECISIONS = frozenset({StepKind.PASS_COMMIT, StepKind.EXPOSE, StepKind.OPEN, StepKind.MOON})
 """The kinds whose message a seat decides (a person or a bot); the rest its software sends."""
 

@@ -215,21 +215,23 @@ def _recover(s: GameState, r: Round) -> TableSeat:
         raise CheatError(about, "its escrow does not give back its game secret", evidence)
     endings = {v.envelope.body["ending"] for v in votes}
     ending = "left" if r.left else "gone" if "gone" in endings else "stalled"
-    seat = TableSeat(about, secret, s.step.hand, s.step.name, ending)
+    seat = TableSeat(about, secret, s.hand_now, s.step.name, ending)
     trick = _trick(s)
-    if s.flow is not None and s.step.kind not in _BETWEEN_HANDS:  # else the next hand deals it
-        try:
-            seat.flow = _replay(s, seat)
-        except (DeckError, DeckCheatError) as e:
-            why = f"its messages do not come from its escrowed game secret ({e})"
-            raise CheatError(about, why[:MAX_REASON], evidence) from None
+    try:
+        if s.flow is not None and s.step.kind not in _BETWEEN_HANDS:  # else the next deals it
+            seat.flow = _replay(s, seat, s.flow.params.hand_number, s.hand_msgs)
+        if s.ahead is not None:  # the next hand's deck, shuffled during this one
+            s.ahead.table[about] = _replay(s, seat, s.ahead.number, s.ahead.msgs)
+    except (DeckError, DeckCheatError) as e:
+        why = f"its messages do not come from its escrowed game secret ({e})"
+        raise CheatError(about, why[:MAX_REASON], evidence) from None
     for m in evidence:
         s.log(m)
     s.index[s.step.prev] = len(s.entries)  # a later verdict in this step cuts after the round
     s.table[about] = seat
     s.round = None
     seat_no = s.seat_of[about]
-    s.events.append(SeatTakenOver(seat_no, _name(s, about), ending, s.step.hand, trick))
+    s.events.append(SeatTakenOver(seat_no, _name(s, about), ending, s.hand_now, trick))
     show_table(s)
     return seat
 
@@ -246,18 +248,19 @@ def new_flow(s: GameState, seat: TableSeat, number: int) -> HandFlow:
     """The deck of hand ``number`` as the taken-over seat runs it, from its secret."""
     assert s.genesis is not None
     pass_keys = [s.pass_key_of(p) for p in s.player_at]
-    rng = HashStream(derive(seat.secret, f"hand {number}"))
+    rng = HashStream(derive(seat.secret, s.hand_label(number)))
     key = pass_key(seat.secret)
     return HandFlow(s.genesis.rules, s.game_id, number, pass_keys, s.seat_of[seat.player], rng, key)
 
 
-def _replay(s: GameState, seat: TableSeat) -> HandFlow:
-    """The seat's deck for the hand in play, fed every message of the hand so far: each one the
-    seat signed must be exactly what its secret gives."""
-    number = s.step.hand
+def _replay(
+    s: GameState, seat: TableSeat, number: int, msgs: list[tuple[StepKind, int, dict[str, Any]]]
+) -> HandFlow:
+    """The seat's deck for hand ``number``, fed every message of that deck so far: each one
+    the seat signed must be exactly what its secret gives."""
     flow = new_flow(s, seat, number)
     mine = s.seat_of[seat.player]
-    for kind, at, body in s.hand_msgs:
+    for kind, at, body in msgs:
         if at == mine and kind is StepKind.PASS_COMMIT:
             assert flow.deck is not None
             digest = body.get("digest")
@@ -298,7 +301,8 @@ def table_body(s: GameState, player: int) -> dict[str, Any] | None:
     hand = s.game.hand
     if kind is StepKind.END:
         return {"totals": list(s.game.totals)}
-    flow = seat.flow
+    ahead = s.step_ahead
+    flow = ahead.table[player] if ahead is not None else seat.flow
     assert flow is not None
     if kind in (StepKind.DEALT, StepKind.PASSED):
         return {"alarm": (flow.alarm or "")[:MAX_REASON]}

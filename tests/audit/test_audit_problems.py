@@ -41,7 +41,7 @@ def test_a_game_message_after_a_claim_is_reported(tmp_path: Path) -> None:
     path.write_bytes(log_bytes([*entries, extra]))
     report = audit_log(path)
     assert report.status == "aborted" and not report.valid
-    assert [p.what for p in report.problems] == ["end from seat 2 (dan) after the game stopped"]
+    assert [p.what for p in report.problems] == ["end from seat 0 (bob) after the game stopped"]
 
 
 def test_a_log_that_goes_on_past_a_proven_cheat_is_reported(tmp_path: Path) -> None:

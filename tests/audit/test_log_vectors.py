@@ -336,8 +336,19 @@ def test_the_spec_recomputes_a_log(name: str, salt: bytes | None) -> None:
         while (j := next(draws) & ((1 << bits) - 1)) > i:
             pass
         player_at[i], player_at[j] = player_at[j], player_at[i]
-    shufflers = [env[4] for env in envs if env[7] == "shuffle"]
+    shufflers = [env[4] for env in envs if env[7] == "shuffle" and env[2] == 1]
     assert shufflers == player_at
+    # From hand 2 on, each step of a deck before its deal follows a play of the hand before
+    # (SPEC 6.4), or, once that hand's plays are over, the step of the deck before it.
+    named = [(env[2], env[3]) for env in envs]
+    order = [s for i, s in enumerate(named) if i == 0 or s != named[i - 1]]
+    ahead = {"shuffle", "echo_shuffle", "lock", "echo_lock"}
+    for (hand, name_), before in zip(order[1:], order, strict=False):
+        if hand >= 2 and name_.split(".")[0] in ahead:
+            kind_before = before[1].split(".")[0]
+            assert (before[0], kind_before) in ((hand - 1, "play"), (hand - 1, "reveal")) or (
+                before[0] == hand and kind_before in ahead
+            ), (hand, name_, before)
     totals = report(name)["totals"]
     assert all(env[8] == {"totals": totals} for env in envs if env[7] == "end")
     assert [p["player"] for p in report(name)["players"]] == player_at

@@ -192,7 +192,7 @@ def same_body(body: dict[str, Any]) -> dict[str, Any]:
     ("original", "at", "change", "reason"),
     [
         ((1, "play"), (1, 14), other_card, ONE_STEP),
-        ((1, "deal"), (1, 3), reordered, ONE_STEP),
+        ((1, "deal"), (1, 14), reordered, ONE_STEP),
         # The cheater's own software sends its next message later, under the late one's number.
         ((1, "shuffle"), (1, 9), reordered, ONE_NUMBER),
         ((1, "play"), (1, 30), same_body, ONE_NUMBER),

@@ -105,13 +105,22 @@ def test_a_peer_dead_for_good_is_taken_over_and_the_game_finishes(
 
 @pytest.mark.parametrize(
     ("dead", "hand", "step"),
-    [(0, 2, "shuffle.1"), (1, 2, "play.9"), (3, 1, "deal")],
+    [
+        (0, 2, "shuffle.1"),
+        (1, 2, "play.9"),
+        (3, 1, "deal"),
+        (2, 2, "echo_shuffle"),
+        (3, 3, "lock.2"),
+        (1, 2, "echo_lock"),
+    ],
 )
 def test_takeover_in_a_longer_game_covers_later_hands(
     dead: int, hand: int, step: str, tmp_path: Path
 ) -> None:
     """The seat is dealt open in every later hand, its shuffles and locks computed from its
-    recovered secret, its choices the table's; the host may be the one that dies."""
+    recovered secret, its choices the table's; the host may be the one that dies. Hand h's
+    shuffles, locks and echoes run during hand h-1's plays (SPEC 6.3): a seat that dies in one
+    of them leaves two decks, both of which the table goes on with."""
     table = DyingTable(Rules(target=40), dead=dead, hand=hand, step=step, seed=3)
     table.play()
     assert table.died
