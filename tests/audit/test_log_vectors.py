@@ -88,6 +88,27 @@ def test_the_audit_reports_exactly_what_the_vector_states(name: str) -> None:
     assert got == {key: want[key] for key in got}
 
 
+def test_no_key_of_a_hand_is_released_before_the_hand_before_it_is_audited() -> None:
+    """The next hand's deck runs during the current hand (SPEC 6.3), but its deal, the first
+    step that releases a key of it, only after the current hand's reveal; a hand ended by a
+    proven cheat is followed by no deal at all. Checked on every log vector."""
+    ahead = {"shuffle", "echo_shuffle", "lock", "echo_lock"}
+    ended_on_audit: list[str] = []
+    for name in sorted(EXPECTED):
+        envs = [decode_frame(e).envelope for e in read_log(DIR / name).entries]
+        for i, env in enumerate(envs):
+            if env.hand < 2 or env.kind in ahead or env.kind in ("abort", "takeover", "recover"):
+                continue
+            revealed = {e.sender for e in envs[:i] if e.hand == env.hand - 1 and e.kind == "reveal"}
+            assert revealed, (name, i, env.hand, env.step)
+        steps = [e for e in envs if e.kind != "abort"]
+        if EXPECTED[name]["status"] == "aborted" and steps[-1].kind == "reveal":
+            audited = steps[-1].hand  # the game ended on that hand's audit: nothing was dealt
+            assert not any(e.hand > audited and e.kind == "deal" for e in envs), name
+            ended_on_audit.append(name)
+    assert {"alarm.log", "false_alarm.log", "gongzhu_missed_exposure.log"} <= set(ended_on_audit)
+
+
 def test_only_the_honest_logs_pass() -> None:
     """Finished honest games and honest peers' logs of a stopped game pass; tampering fails."""
     passing = {name for name, v in EXPECTED.items() if v["valid"]}

@@ -136,3 +136,14 @@ def test_a_false_alarm_about_a_good_box_names_the_alarm(
     table = Table(RULES, seed=4)
     table.run()
     assert_named(tmp_path, honest(table, 3), 3, "but it opens")
+
+
+def test_a_seat_whose_next_deck_is_not_from_its_secret_is_named(tmp_path: Path) -> None:
+    """Only the next hand's deck, shuffled and locked during this hand's plays, comes from
+    elsewhere: the takeover replays that deck too, and names the seat."""
+    table = DyingTable(RULES, dead=DEAD, hand=1, step="play.12")
+    state = table.protos[DEAD]._s
+    real = state.derive
+    state.derive = lambda label: real(label + " elsewhere" if label == "hand 2" else label)  # type: ignore[method-assign]
+    table.play()
+    assert_named(tmp_path, honest(table, DEAD), DEAD, "do not come from its escrowed game secret")
