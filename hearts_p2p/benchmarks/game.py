@@ -84,7 +84,7 @@ def network_game(
         timeout=args.timeout if args.leaver else None,
     )  # fmt: skip
     alive = [p for i, p in enumerate(run.peers) if run.killed is None or i != run.killed[0]]
-    hands = max(h for p in alive for h, _ in p.seen)
+    hands = max(h for p in alive for h, step in p.seen if step == "deal")  # not a deck ahead
     sent = {k: t for p in alive for k, t in p.sent.items()}
     latencies = []
     for key, t in sent.items():

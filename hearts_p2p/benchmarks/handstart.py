@@ -117,7 +117,7 @@ def measure(run: network.NetworkRun, hands: int) -> tuple[list[float], list[floa
 def _one(players: int, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="hearts-bench-") as tmp:
         run = network.play(Path(tmp), players=players, target=args.target, strategy=args.strategy)
-    hands = max(h for p in run.peers for h, _ in p.seen)
+    hands = max(h for p in run.peers for h, step in p.seen if step == "deal")
     starts, game = measure(run, hands)
     units, hop = unit_costs(), loopback_hop()
     m = _cards(players)
