@@ -293,6 +293,7 @@ def _replay(
                 flow = proto.flow
                 if flow is not None:
                     ahead.presume(flow)
+    proto.log_ended()
     rejected.sort()
     _fill_players(genesis, proto, report)
     _, _, events = proto.drain()
