@@ -112,7 +112,7 @@ def test_takeover_in_a_longer_game_covers_later_hands(
 ) -> None:
     """The seat is dealt open in every later hand, its shuffles and locks computed from its
     recovered secret, its choices the table's; the host may be the one that dies."""
-    table = DyingTable(Rules(target=40), dead=dead, hand=hand, step=step, seed=3)
+    table = DyingTable(Rules(target=26), dead=dead, hand=hand, step=step, seed=3)  # 3 hands
     table.play()
     assert table.died
     alive = survivors(table)
