@@ -388,9 +388,9 @@ class GameProtocol:
         if s.status is not Status.RUNNING:
             return
         proven = held(s)
-        if proven is not None and player != proven.culprit:
-            # The `end` step waits on a player the held verdict does not name: it stopped on
-            # that verdict before the step (so no one finishes), or is gone.
+        if proven is not None and player != proven.culprit and self._held_before_end():
+            # The `end` step waits on a player the held verdict does not name, whose evidence
+            # came before the step: that player may have stopped on it there, sending no end.
             end_held(s)
             return
         if s.silent:
@@ -412,6 +412,12 @@ class GameProtocol:
         else:
             why = f"{name} was gone for more than {seconds:.0f} s"
             sign_abort(s, Termination.GONE, why, player)
+
+    def _held_before_end(self) -> bool:
+        """Whether the held verdict's evidence names a step before `end`: a peer that took it
+        there stopped at once, where evidence of the `end` step only waits for it."""
+        s = self._s
+        return s.pending is not None and any(m.envelope.prev != s.step.prev for m in s.pending[1])
 
     def log_ended(self) -> None:
         """Nothing more will come (the audit has read the whole log): a verdict held through

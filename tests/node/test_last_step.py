@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
+from hearts_p2p.audit import audit_log
 from hearts_p2p.game import GameProtocol, Status, Termination
+from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
-from hearts_p2p.wire import Envelope, SignedMessage, encode_message
+from hearts_p2p.wire import Envelope, SignedMessage, decode_frame, encode_message
 
 from .table import Table
 from .test_blame import CHEATER, audit_of, honest, hostile_game, resigned
@@ -193,3 +195,59 @@ def test_a_finished_peer_answers_a_late_vote_in_the_end_step(tmp_path: Path) -> 
     table.settle()
     assert slow.status is Status.FINISHED, slow.abort
     assert assert_one_outcome(table, tmp_path).termination is Termination.FINISHED
+
+
+def test_a_verdict_on_the_end_step_alone_still_takes_a_lost_peer_over(tmp_path: Path) -> None:
+    """The cheat forges an end in player 1's name to everyone, and player 3's end never reaches
+    anyone. Evidence of `end` alone stopped no peer before `end`, so the others do not end on
+    it when they give up on player 3: they take its seat over, as without a cheat, and finish
+    like player 3, which had every end."""
+    table = last_hand(256)
+    done = _last(table, "end", "forge_all", 1)
+    cheat_route = table.route
+    assert cheat_route is not None
+
+    def route(sender: int, j: int, msg: SignedMessage) -> SignedMessage | None:
+        if sender == 3 and msg.envelope.kind == "end":
+            return None
+        return cheat_route(sender, j, msg)
+
+    table.route = route
+    table.settle()
+    assert done
+    for _ in range(4):
+        for p in table.protos[:3]:
+            if p.status is Status.RUNNING and p.waiting_for() == [3]:
+                p.give_up_on(3, 60, stalled=True)
+        table.settle()
+    assert all(p.status is Status.FINISHED for p in honest(table)), [p.abort for p in honest(table)]
+    assert table.protos[0].table_seats == {3} and table.protos[0].entries == table.protos[1].entries
+    assert audit_of(tmp_path, table.protos[0])["status"] == "finished"
+
+
+def test_the_audit_ends_a_log_on_the_verdict_it_holds_through_the_end(tmp_path: Path) -> None:
+    """A log whose writer ended on a verdict held through `end`: every step before it, then
+    the forgery. Read to its end, the audit names the forger, as the writer did."""
+    table = last_hand(256)
+    table.settle()
+    peer = table.protos[0]
+    assert peer.status is Status.FINISHED
+    end = peer.step.prev
+    cut = [raw for raw in peer.entries if decode_frame(raw).envelope.prev != end]
+    mine = decode_frame(peer.entries[-1])
+    fields = {f: getattr(mine.envelope, f) for f in Envelope.__slots__}
+    forged = encode_message(table.ids[CHEATER], Envelope(**{**fields, "sender": 1}))
+    writer = GameProtocol(peer.game_id, peer.host_key)
+    for raw in [*cut, forged.raw]:
+        writer.receive(decode_frame(raw))
+    assert writer.status is Status.RUNNING  # held, in `end`
+    writer.log_ended()
+    assert writer.abort is not None and writer.abort.culprit == CHEATER
+    path = tmp_path / "held.log"
+    log = GameLog.open(path)
+    for raw in writer.entries:
+        log.append(raw)
+    log.close()
+    report = audit_log(path)
+    assert report.valid and report.status.value == "aborted", report.problems
+    assert report.to_json()["abort"]["blamed"].endswith(f"(p{CHEATER})")
