@@ -291,6 +291,7 @@ def _replay(
             for begun in (proto.flow, proto.ahead_flow):  # a deck, as soon as it begins
                 if begun is not None and begun.public.fresh:
                     ahead.presume(begun)
+    proto.log_ended()
     rejected.sort()
     _fill_players(genesis, proto, report)
     _, _, events = proto.drain()

@@ -18,6 +18,7 @@ from ..wire import SignedMessage, WireError, decode_frame
 from .events import Aborted
 from .outcome import Abort, Termination
 from .state import MAX_REASON, GameState, Status
+from .steps import StepKind
 
 __all__ = [
     "ENDINGS",
@@ -25,10 +26,13 @@ __all__ = [
     "ONE_NUMBER",
     "ONE_STEP",
     "after_abort",
+    "end_held",
+    "held",
     "pair",
     "receive_abort",
     "resume_stop",
     "sign_abort",
+    "upgrade_held",
     "verdict",
 ]
 
@@ -110,10 +114,28 @@ def after_abort(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
     the number of one of them makes it proven equivocation under one number: peers that saw
     the messages in any order, or only some of them, end alike (under one number comes first,
     6.11)."""
-    a, env = s.abort, msg.envelope
-    if a is None or a.termination is not Termination.CHEAT_PROVEN:
-        return
-    mine = [m for m in s.evidence if m.envelope.sender == a.culprit]  # a forgery is not its own
+    a = s.abort
+    if a is not None and a.termination is Termination.CHEAT_PROVEN:
+        _upgrade(s, a, s.evidence, msg, key)
+
+
+def upgrade_held(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
+    """The same upgrade for a verdict held through the `end` step, so that the peers holding
+    it, and those that stopped on it before the step, end on the same pair."""
+    a = held(s)
+    if a is not None and s.pending is not None:
+        _upgrade(s, a, s.pending[1], msg, key)
+
+
+def _upgrade(
+    s: GameState,
+    a: Abort,
+    evidence: tuple[SignedMessage, ...],
+    msg: SignedMessage,
+    key: bytes | None,
+) -> None:
+    env = msg.envelope
+    mine = [m for m in evidence if m.envelope.sender == a.culprit]  # a forgery is not its own
     if len({m.envelope.seq for m in mine}) < len(mine):
         return  # under one number already
     for first in mine:
@@ -132,14 +154,45 @@ def pair(a: SignedMessage, b: SignedMessage) -> tuple[SignedMessage, SignedMessa
     return (a, b) if a.raw <= b.raw else (b, a)
 
 
+def held(s: GameState) -> Abort | None:
+    """The verdict this peer holds through the `end` step (6.11): it ends the game only if the
+    step cannot complete."""
+    if s.pending is None or s.status is not Status.RUNNING or not s.placed(s.pending[1]):
+        return None
+    return s.pending[0]
+
+
+def end_held(s: GameState) -> bool:
+    """The `end` step will not complete (the log is over, or this peer gave up waiting on a
+    player the verdict does not name): the held verdict is the ending."""
+    if held(s) is None:
+        return False
+    assert s.pending is not None
+    _end(s, *s.pending)
+    return True
+
+
 def _stop(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     """End the game: cut the log back to where the earliest of ``tail``'s steps began, and
     append ``tail``. A tail for a step this peer has not reached yet waits until it has (see
-    ``resume_stop``), so that every honest peer cuts its log at the same place."""
-    if s.status is not Status.ABORTED and not s.placed(tail):
-        if s.pending is None:
-            s.pending = (abort, tail)
-        return
+    ``resume_stop``), so that every honest peer cuts its log at the same place. A verdict
+    reached in the `end` step is held: another honest peer may have finished already, and a
+    finished game stays finished (6.11)."""
+    if s.status is not Status.ABORTED:
+        last = s.status is Status.RUNNING and s.step.kind is StepKind.END
+        if last and s.placed(tail) and abort.termination is Termination.CHEAT_PROVEN:
+            old = held(s)
+            if old is None or (abort.reason == ONE_NUMBER and old.reason != ONE_NUMBER):
+                s.pending = (abort, tail)  # under one number comes first, as after a stop
+            return
+        if not s.placed(tail):
+            if s.pending is None:
+                s.pending = (abort, tail)
+            return
+    _end(s, abort, tail)
+
+
+def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     s.pending = None
     known = [s.index[m.envelope.prev] for m in tail if m.envelope.prev in s.index]
     s.cut(min([len(s.entries), *known]))

@@ -37,10 +37,13 @@ from .abort import (
     ONE_NUMBER,
     ONE_STEP,
     after_abort,
+    end_held,
+    held,
     pair,
     receive_abort,
     resume_stop,
     sign_abort,
+    upgrade_held,
     verdict,
 )
 from .claims import claim_body
@@ -336,17 +339,22 @@ class GameProtocol:
         the message names (the audit does, ahead, in worker processes), so it is not checked
         twice."""
         s = self._s
-        if msg.raw in s.frames or s.status is Status.FINISHED:
+        if msg.raw in s.frames:
             return  # a copy of a message already taken or waiting: relays make many
+        if s.status is Status.FINISHED:
+            self._after_end(msg)
+            return
         if verified:
             self._vouched.add(msg.raw)
         try:
             if s.status is Status.ABORTED:
                 after_abort(s, msg, self._key_of(msg.envelope.sender))
             else:
+                upgrade_held(s, msg, self._key_of(msg.envelope.sender))
                 self._receive(msg)
         except CheatError as c:
             verdict(s, c.culprit, c.reason, c.evidence)
+            self._take_held(msg)
         resume_stop(s)
 
     def submit(self, action: Action) -> None:
@@ -382,7 +390,15 @@ class GameProtocol:
         vote to take its seat over; where that cannot be (before the seats are drawn, or a
         second seat in trouble in one step), end the game, naming it."""
         s = self._s
-        if s.status is not Status.RUNNING or s.silent:
+        if s.status is not Status.RUNNING:
+            return
+        proven = held(s)
+        if proven is not None and player != proven.culprit and self._held_before_end():
+            # The `end` step waits on a player the held verdict does not name, whose evidence
+            # came before the step: that player may have stopped on it there, sending no end.
+            end_held(s)
+            return
+        if s.silent:
             return  # a seat the table plays has no word on anyone's
         r = s.round
         if player in s.table or (
@@ -392,6 +408,8 @@ class GameProtocol:
         if self._may_vote(player):
             self._vote(player, "stalled" if stalled else "gone")
             return
+        if end_held(s):
+            return
         name = s.genesis.players[player].name if s.genesis else str(player)
         if stalled:
             why = f"{name} held up {s.step} for more than {seconds:.0f} s"
@@ -399,6 +417,17 @@ class GameProtocol:
         else:
             why = f"{name} was gone for more than {seconds:.0f} s"
             sign_abort(s, Termination.GONE, why, player)
+
+    def _held_before_end(self) -> bool:
+        """Whether the held verdict's evidence names a step before `end`: a peer that took it
+        there stopped at once, where evidence of the `end` step only waits for it."""
+        s = self._s
+        return s.pending is not None and any(m.envelope.prev != s.step.prev for m in s.pending[1])
+
+    def log_ended(self) -> None:
+        """Nothing more will come (the audit has read the whole log): a verdict held through
+        the `end` step is the ending, as it was for the peer that wrote the log."""
+        end_held(self._s)
 
     @property
     def log_kept(self) -> int:
@@ -536,6 +565,42 @@ class GameProtocol:
         self._seen[(env.sender, env.seq)] = msg.raw
         self._drain_future()
 
+    def _take_held(self, msg: SignedMessage) -> None:
+        """Holding a verdict through the `end` step, this peer still takes a player's valid end
+        message, the second of a pair included, and completes the step when it can: the peers
+        that took that message before the pair's other one have finished."""
+        s, env = self._s, msg.envelope
+        step = s.step
+        if held(s) is None or env.prev != step.prev or msg.raw in s.forged:
+            return
+        if env.sender in step.senders and env.sender not in step.got:
+            if env.kind != step.kind or env.step != step.name or env.hand != step.hand:
+                return
+            if env.seq != s.next_seq.get(env.sender, 0):
+                return  # the one valid number: every peer takes the same envelope
+            try:
+                step.parsed[env.sender] = RULES[step.kind].check(s, env.sender, env.body)
+            except IllegalActionError:
+                return
+            step.got[env.sender] = msg
+            s.next_seq[env.sender] = env.seq + 1
+            if s.me is not None and env.sender != s.me:
+                s.relays.append(msg)
+        if step.complete:
+            self._commit(step)
+
+    def _after_end(self, msg: SignedMessage) -> None:
+        """A finished peer still answers a vote in the `end` step: the voter gave up on a seat
+        whose end message it lacks, and this peer's answer carries it, so both finish alike."""
+        s, env = self._s, msg.envelope
+        if env.kind != VOTE or env.game_id != s.game_id or env.prev != s.step.prev:
+            return
+        key = self._key_of(env.sender)
+        if key is None or not msg.verify(key):
+            return
+        s.frames.add(msg.raw)
+        self._answer_late(env.prev, env.body.get("player"))
+
     def _second(self, msg: SignedMessage) -> None:
         """Raise if ``msg`` has other envelope bytes than a message of its signer's under its
         number (taken or waiting), or than the signer's part of the step its ``prev`` names
@@ -617,6 +682,9 @@ class GameProtocol:
             raise CheatError(env.sender, why, (msg,))
         if env.kind != step.kind:
             raise CheatError(env.sender, f"sent a {env.kind} message in {step}", (msg,))
+        first = step.got.get(env.sender)
+        if first is not None:  # waiting behind its first, while a verdict is held (`end`)
+            raise CheatError(env.sender, ONE_STEP, pair(first, msg))
         step.parsed[env.sender] = self._check(msg)
         step.got[env.sender] = msg
         s.next_seq[env.sender] = env.seq + 1

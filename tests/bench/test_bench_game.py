@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 
 def test_bench_game_json() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "hearts_p2p.cli.main", "bench", "game", "--target", "10", "--json"],
+        [sys.executable, "-m", "hearts_p2p.cli.main", "bench", "game", "--target", "1", "--json"],
         capture_output=True,
         text=True,
         timeout=300,

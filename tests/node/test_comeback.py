@@ -398,7 +398,7 @@ def test_a_seat_comes_back_while_another_is_taken_over_at_the_same_boundary(
 def test_a_seat_that_stalls_after_each_return_stays_the_tables_after_two(tmp_path: Path) -> None:
     """Each return of a peer that stalls again costs the table a timeout: a seat comes back at
     most twice a game, then its reclaims are not valid and the table keeps it."""
-    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=1, rules=Rules(target=100))
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=1, rules=Rules(target=60))
     rerun = table._maybe_rerun
     silent: list[int] = []  # the hands in which the returned peer went silent again
 
@@ -428,3 +428,5 @@ def test_a_seat_that_stalls_after_each_return_stays_the_tables_after_two(tmp_pat
     report = survivors_finish_alike(table, tmp_path)
     assert len(report.returns) == reclaim.MAX_RETURNS == 2
     assert len(report.takeovers) == 3
+    # The game goes on past the hand of the third takeover: a boundary the seat stays the table's.
+    assert len(report.hands) > report.takeovers[-1].hand
