@@ -32,7 +32,7 @@ from ..engine import Action, HandPhase, PassCards, PlayCard, SeatView
 from ..rules import Moon
 from .base import check_turn, register
 from .candidates import distinct_plays
-from .endgame import ENDGAME_CARDS, solve
+from .endgame import ENDGAME_CARDS, Endgame
 from .heuristic import choose_moon
 from .inference import with_signals
 from .knowledge import POINTS_MASK, Knowledge, knowledge_of
@@ -185,12 +185,12 @@ class HardBot(SearchBot):
             return tuple(each)
 
         value = dict.fromkeys(options, 0.0)
-        trick = tuple(k.state.trick)
+        endgame = Endgame(pos, tuple(k.state.trick), rules, costs)
         worlds = 0
         while not self.enough(worlds, deadline):
             hands = dealer.deal(self.rng)
             for c in options:
-                value[c] += solve(pos, trick, hands, c, rules, costs)
+                value[c] += endgame.solve(hands, c)
             worlds += 1
         self.worlds += worlds
         return min(options, key=lambda c: (value[c], c != default))
