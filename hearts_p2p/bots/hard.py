@@ -38,6 +38,7 @@ from .inference import with_signals
 from .knowledge import POINTS_MASK, Knowledge, knowledge_of
 from .passing import PLAN_MARGIN, PassSearch, pass_candidates
 from .policy import choose_card, losers
+from .racing import Race
 from .rollout import Position, score, table_of
 from .rollout import play_out as play
 from .sampler import Dealer
@@ -130,32 +131,28 @@ class HardBot(SearchBot):
             return self._endgame(view, k, options, pos, dealer, default, deadline)
         shooter = _can_try_moon(k, seat)
         hunter, weight = _hunter(k, seat)
-        usual = dict.fromkeys(options, 0.0)
-        shoot = dict.fromkeys(options, 0.0)
-        defend = dict.fromkeys(options, 0.0)
+        # Each card as usual (while a rival may shoot: less what its moon would cost), and each
+        # card run for the moon, which must beat the usual plan by a margin a world to be chosen.
+        race = Race([*((c, False) for c in options), *((c, True) for c in options if shooter)])
         worlds = 0
         while not self.enough(worlds, deadline):
             hands = dealer.deal(rng)
-            if hunter >= 0 and losers(hands[hunter], _out(hands, hunter)) <= HUNTER_LOSERS:
-                for c in options:
+            hunted = hunter >= 0 and losers(hands[hunter], _out(hands, hunter)) <= HUNTER_LOSERS
+            for c in options:
+                if race.live((c, False)):
                     mine = cost(play(pos, hands[:], c))
-                    usual[c] += mine
-                    defend[c] += weight * (cost(play(pos, hands[:], c, hunter)) - mine)
-            else:
-                for c in options:
-                    usual[c] += cost(play(pos, hands[:], c))
-            if shooter:
-                for c in options:
-                    shoot[c] += cost(play(pos, hands[:], c, seat))
+                    if hunted:
+                        mine += weight * (cost(play(pos, hands[:], c, hunter)) - mine)
+                    race.add((c, False), mine)
+                if race.live((c, True)):
+                    race.add((c, True), cost(play(pos, hands[:], c, seat)) + PLAN_MARGIN)
             worlds += 1
+            race.settle(worlds)
+            if len({c for c, _ in race.costs}) == 1:
+                break  # one card is left in the race: nothing more to decide
         self.worlds += worlds
-        margin = PLAN_MARGIN * worlds
-
-        def worth(c: int) -> float:
-            # We can only be shooting while nobody else has a point, so never defending then.
-            return min(usual[c], shoot[c] + margin) if shooter else usual[c] + defend[c]
-
-        return min(options, key=lambda c: (worth(c), c != default))
+        best = min(race.costs, key=lambda a: (race.mean(a), a[0] != default))
+        return best[0]
 
     def _endgame(
         self,
