@@ -40,7 +40,8 @@ from ..bots import (
 from ..bots.candidates import distinct_plays
 from ..bots.heuristic import HeuristicBot
 from ..bots.knowledge import POINTS_MASK, knowledge_of
-from ..cards import JACK_DIAMONDS, QUEEN_SPADES
+from ..bots.policy import losers
+from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES
 from ..engine import Action, Game, GameResult, HandPhase, HandState, SeatView, deal_hands
 from ..rules import PRESETS, GameKind, Rules
 
@@ -127,6 +128,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--positions", type=int, default=20, help="positions searched by --speed (default 20)"
     )
+    parser.add_argument(
+        "--hunter",
+        default=None,
+        help="Hearts: one seat plays this strategy on a hand that can shoot, every other seat "
+        "each of --strategies in turn: the moons each defence concedes to it",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -138,6 +145,7 @@ class _Setup:
     samples: int | None
     budget_ms: float
     games: bool = False
+    hunter: str | None = None  # --hunter: its strategy; ``lineups`` holds the one defence list
 
 
 @dataclass(slots=True)
@@ -419,6 +427,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.game != GameKind.HEARTS.value:
             raise SystemExit("hearts bench bots: --speed compares the Hearts searches only")
         return run_speed(args)
+    if args.hunter is not None:
+        return run_hunt(args)
     names = _strategies(args)
     games = args.games > 0
     units = args.games if games else args.hands
@@ -472,16 +482,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _tallies(
-    setup: _Setup, hands: int, jobs: int, step: Callable[[int], None]
+    setup: _Setup,
+    hands: int,
+    jobs: int,
+    step: Callable[[int], None],
+    unit: Callable[[_Setup, int], dict[str, _Tally]] | None = None,
 ) -> Iterator[dict[str, _Tally]]:
-    """Each deal's tallies in deal order, reporting progress as deals finish."""
+    """Each deal's tallies (``unit``'s, by default every rotation's) in deal order, reporting
+    progress as deals finish."""
+    play = unit or _play_unit
     if jobs == 1:
         for d in range(hands):
-            yield _play_unit(setup, d)
+            yield play(setup, d)
             step(d + 1)
         return
     with ProcessPoolExecutor(jobs) as pool:
-        for d, tally in enumerate(pool.map(_play_unit, [setup] * hands, range(hands))):
+        for d, tally in enumerate(pool.map(play, [setup] * hands, range(hands))):
             yield tally
             step(d + 1)
 
@@ -617,6 +633,137 @@ def _montecarlo_setting(args: argparse.Namespace) -> dict[str, Any]:
     return {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms}
 
 
+# -- moon defence --------------------------------------------------------------------------------
+
+HUNT_LOSERS = 4  # a hunting hand has at most this many losers as dealt
+HUNT_TARGET = 0.5  # the hard defence must concede at most this share of v1's moons (issue 14)
+
+
+def hunting_deal(rules: Rules, number: int, seat: int, seed: int) -> list[int]:
+    """The first deal from ``seed`` in which ``seat`` holds a hand that could run every trick:
+    at most ``HUNT_LOSERS`` cards that an outstanding card of their suit beats, and hearts."""
+    rng = random.Random(seed)
+    while True:
+        deal = deal_hands(rules, number, rng)
+        hand = deal[seat]
+        if hand & HEARTS_MASK and losers(hand, rules.deck_mask & ~hand) <= HUNT_LOSERS:
+            return deal
+
+
+def _hunt_unit(setup: _Setup, d: int) -> dict[str, _Tally]:
+    """Deal ``d``, the hunter's seat turning with it, played once against each defence: the
+    hunter's tally by defence."""
+    rules = setup.rules
+    n = rules.players
+    number = d % 12 + 1
+    at = d % n
+    seed = setup.seed * 1_000_003 + d
+    deal = hunting_deal(rules, number, at, seed)
+    tally: dict[str, _Tally] = {}
+    for r, defence in enumerate(setup.lineups[0]):
+        names = [setup.hunter if s == at else defence for s in range(n)]
+        bots = [
+            _bot(name or "", seed * 64 + r * 8 + s, setup.budget_ms, setup.samples)
+            for s, name in enumerate(names)
+        ]
+        hand = play_hand(rules, number, deal, bots)
+        result = hand.result
+        assert result is not None
+        t = tally[defence] = _Tally(seat_hands=1, points=result.points[at])
+        t.moons_attempted = (hand.taken[at] & POINTS_MASK).bit_count() >= NEAR_MOON
+        t.moons_completed = result.moon == at
+    return tally
+
+
+def run_hunt(args: argparse.Namespace) -> dict[str, Any]:
+    """Each defence against one moon-hunting seat, on the same hunting deals."""
+    if args.game != GameKind.HEARTS.value:
+        raise SystemExit("hearts bench bots: --hunter plays Hearts only")
+    defences = _strategies(args)
+    if args.hunter not in STRATEGIES:
+        raise SystemExit(f"hearts bench bots: --hunter is one of {', '.join(sorted(STRATEGIES))}")
+    if args.hands < 2:
+        raise SystemExit("hearts bench bots: --hands must be at least 2")
+    rules = _rules(args)
+    setup = _Setup(
+        rules, (tuple(defences),), args.seed, args.samples, args.budget_ms, hunter=args.hunter
+    )
+    progress = _Progress(args.quiet, args.hands, "hunting deals")
+    start, cpu = time.perf_counter(), time.process_time()
+    tallies = list(_tallies(setup, args.hands, args.jobs, progress.step, _hunt_unit))
+    progress.close()
+    figures = {}
+    for name in defences:
+        mine = [t[name] for t in tallies]
+        figures[name] = {
+            "moons_conceded": sum(t.moons_completed for t in mine),
+            "moons_attempted": sum(t.moons_attempted for t in mine),
+            "conceded_per_400": estimate([400.0 * t.moons_completed for t in mine]),
+            "hunter_points": estimate([t.points for t in mine]),
+        }
+    comparisons = []
+    if "montecarlo-v1" in defences and "hard" in defences:
+        old = [t["montecarlo-v1"].moons_completed for t in tallies]
+        new = [t["hard"].moons_completed for t in tallies]
+        fewer = estimate([400.0 * (a - b) for a, b in zip(old, new, strict=True)])
+        share = sum(new) / sum(old) if sum(old) else None
+        comparisons.append(
+            {
+                "better": "hard",
+                "worse": "montecarlo-v1",
+                "fewer_per_400": fewer,
+                "share_conceded": None if share is None else round(share, 3),
+                "target_share": HUNT_TARGET,
+                "interval_excludes_0": fewer["interval"][0] > 0,
+                "meets_target": share is not None
+                and share <= HUNT_TARGET
+                and fewer["interval"][0] > 0,
+            }
+        )
+    return {
+        "benchmark": "bots-hunt",
+        "players": args.players,
+        "preset": args.preset,
+        "seed": args.seed,
+        "deals": args.hands,
+        "hunter": args.hunter,
+        "hunt_losers": HUNT_LOSERS,
+        "montecarlo": _montecarlo_setting(args),
+        "wall_seconds": round(time.perf_counter() - start, 2),
+        "cpu_seconds": round(time.process_time() - cpu, 2),
+        "defences": figures,
+        "comparisons": comparisons,
+    }
+
+
+def _render_hunt(r: dict[str, Any]) -> str:
+    mc = r["montecarlo"]
+    setting = f"{mc['samples']} worlds" if "samples" in mc else f"{mc['budget_ms']:g} ms"
+    lines = [
+        f"bots --hunter {r['hunter']}: {r['deals']} deals in which its seat holds at most "
+        f"{r['hunt_losers']} losers, {r['players']} players, {r['preset']} rules, seed "
+        f"{r['seed']}, {setting} per move, {r['wall_seconds']} s wall",
+    ]
+    for name, f in r["defences"].items():
+        c, p = f["conceded_per_400"], f["hunter_points"]
+        lines.append(
+            f"  defended by {name:<13} conceded {f['moons_conceded']} moons "
+            f"({c['mean']:.1f} ± {c['ci95']:.1f} per 400 hunting hands; "
+            f"{f['moons_attempted']} attempted), the hunter took {p['mean']:.2f} ± "
+            f"{p['ci95']:.2f} points/hand"
+        )
+    for c in r["comparisons"]:
+        f = c["fewer_per_400"]
+        share = "n/a" if c["share_conceded"] is None else f"{100 * c['share_conceded']:.0f}%"
+        verdict = "meets" if c["meets_target"] else "MISSES"
+        lines.append(
+            f"  {c['better']} concedes {share} of the moons {c['worse']} does "
+            f"({f['mean']:.1f} ± {f['ci95']:.1f} fewer per 400): {verdict} the target of at "
+            f"most {100 * c['target_share']:.0f}% with the interval above 0"
+        )
+    return "\n".join(lines)
+
+
 # -- speed ---------------------------------------------------------------------------------------
 
 
@@ -732,6 +879,8 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
 def render(r: dict[str, Any]) -> str:
     if r["benchmark"] == "bots-speed":
         return _render_speed(r)
+    if r["benchmark"] == "bots-hunt":
+        return _render_hunt(r)
     mc = r["montecarlo"]
     if mc is None:
         budget = ""
