@@ -41,6 +41,7 @@ from ..bots.candidates import distinct_plays
 from ..bots.heuristic import HeuristicBot
 from ..bots.knowledge import POINTS_MASK, knowledge_of
 from ..bots.policy import losers
+from ..bots.search import SearchBot
 from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES
 from ..engine import Action, Game, GameResult, HandPhase, HandState, SeatView, deal_hands
 from ..rules import PRESETS, GameKind, Rules
@@ -118,6 +119,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget-ms", type=float, default=200.0, help="Monte-Carlo wall time per move (200)"
     )
+    parser.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="measure --budget-ms in each process's CPU time, not the wall clock: on a busy "
+        "machine every search still gets what an idle one would give it",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument(
         "--speed",
@@ -145,6 +152,7 @@ class _Setup:
     samples: int | None
     budget_ms: float
     games: bool = False
+    cpu_clock: bool = False
     hunter: str | None = None  # --hunter: its strategy; ``lineups`` holds the one defence list
 
 
@@ -210,10 +218,15 @@ def play_hand(rules: Rules, number: int, deal: Sequence[int], bots: Sequence[Bot
     return hand
 
 
-def _bot(name: str, seed: int, budget_ms: float, samples: int | None) -> Bot:
-    if name in _SEARCHING:
-        return make_bot(name, seed, budget_ms=budget_ms, samples=samples)
-    return make_bot(name, seed)
+def _bot(name: str, seed: int, budget_ms: float, samples: int | None, cpu: bool = False) -> Bot:
+    if name not in _SEARCHING:
+        return make_bot(name, seed)
+    bot = make_bot(name, seed, budget_ms=budget_ms, samples=samples)
+    if cpu:
+        for b in (bot.hearts, bot.gongzhu) if isinstance(bot, GameSwitch) else (bot,):
+            if isinstance(b, SearchBot):
+                b.clock = time.process_time
+    return bot
 
 
 def _deal(setup: _Setup, d: int) -> tuple[int, list[int]]:
@@ -228,7 +241,11 @@ def _play_unit(setup: _Setup, d: int) -> dict[str, _Tally]:
     for r, lineup in enumerate(setup.lineups):
         bots = [
             _bot(
-                name, (setup.seed * 1_000_003 + d) * 64 + r * 8 + s, setup.budget_ms, setup.samples
+                name,
+                (setup.seed * 1_000_003 + d) * 64 + r * 8 + s,
+                setup.budget_ms,
+                setup.samples,
+                setup.cpu_clock,
             )
             for s, name in enumerate(lineup)
         ]
@@ -441,7 +458,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit("hearts bench bots: --games plays Hearts games only")
     targets = GONGZHU_TARGETS if rules.is_gongzhu else TARGETS
     setup = _Setup(
-        rules, tuple(lineups(names, args.players)), args.seed, args.samples, args.budget_ms, games
+        rules,
+        tuple(lineups(names, args.players)),
+        args.seed,
+        args.samples,
+        args.budget_ms,
+        games,
+        args.cpu_clock,
     )
     progress = _Progress(args.quiet, units, "games" if games else "deals")
     start, cpu = time.perf_counter(), time.process_time()
@@ -629,8 +652,16 @@ def _compare_games(
     }
 
 
+def _budget_text(mc: dict[str, Any]) -> str:
+    if "samples" in mc:
+        return f"{mc['samples']} worlds"
+    return f"{mc['budget_ms']:g} ms" + (" of CPU" if mc.get("clock") == "cpu" else "")
+
+
 def _montecarlo_setting(args: argparse.Namespace) -> dict[str, Any]:
-    return {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms}
+    if args.samples:
+        return {"samples": args.samples}
+    return {"budget_ms": args.budget_ms, "clock": "cpu" if args.cpu_clock else "wall"}
 
 
 # -- moon defence --------------------------------------------------------------------------------
@@ -663,7 +694,7 @@ def _hunt_unit(setup: _Setup, d: int) -> dict[str, _Tally]:
     for r, defence in enumerate(setup.lineups[0]):
         names = [setup.hunter if s == at else defence for s in range(n)]
         bots = [
-            _bot(name or "", seed * 64 + r * 8 + s, setup.budget_ms, setup.samples)
+            _bot(name or "", seed * 64 + r * 8 + s, setup.budget_ms, setup.samples, setup.cpu_clock)
             for s, name in enumerate(names)
         ]
         hand = play_hand(rules, number, deal, bots)
@@ -686,7 +717,13 @@ def run_hunt(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit("hearts bench bots: --hands must be at least 2")
     rules = _rules(args)
     setup = _Setup(
-        rules, (tuple(defences),), args.seed, args.samples, args.budget_ms, hunter=args.hunter
+        rules,
+        (tuple(defences),),
+        args.seed,
+        args.samples,
+        args.budget_ms,
+        cpu_clock=args.cpu_clock,
+        hunter=args.hunter,
     )
     progress = _Progress(args.quiet, args.hands, "hunting deals")
     start, cpu = time.perf_counter(), time.process_time()
@@ -738,7 +775,7 @@ def run_hunt(args: argparse.Namespace) -> dict[str, Any]:
 
 def _render_hunt(r: dict[str, Any]) -> str:
     mc = r["montecarlo"]
-    setting = f"{mc['samples']} worlds" if "samples" in mc else f"{mc['budget_ms']:g} ms"
+    setting = _budget_text(mc)
     lines = [
         f"bots --hunter {r['hunter']}: {r['deals']} deals in which its seat holds at most "
         f"{r['hunt_losers']} losers, {r['players']} players, {r['preset']} rules, seed "
@@ -815,7 +852,9 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
     for i, view in enumerate(views):
         # Alternate who goes first, so a change in the machine's load falls on both alike.
         for name in MONTECARLO if i % 2 == 0 else MONTECARLO[::-1]:
-            bot = _playing(_bot(name, args.seed + i, args.budget_ms, args.samples), False)
+            bot = _playing(
+                _bot(name, args.seed + i, args.budget_ms, args.samples, args.cpu_clock), False
+            )
             assert isinstance(bot, MonteCarloBot | MonteCarloV1Bot | HardBot)
             used = time.process_time()
             bot.choose(view)
@@ -882,12 +921,7 @@ def render(r: dict[str, Any]) -> str:
     if r["benchmark"] == "bots-hunt":
         return _render_hunt(r)
     mc = r["montecarlo"]
-    if mc is None:
-        budget = ""
-    elif "samples" in mc:
-        budget = f"; Monte-Carlo at {mc['samples']} worlds/move"
-    else:
-        budget = f"; Monte-Carlo at {mc['budget_ms']:g} ms/move"
+    budget = "" if mc is None else f"; Monte-Carlo at {_budget_text(mc)}/move"
     gongzhu = r["game"] == GameKind.GONGZHU.value
     rules = r["rules"] if gongzhu else f"{r['players']} players, {r['preset']} rules"
     payoff = (
@@ -974,7 +1008,7 @@ def _render_strategy(name: str, s: dict[str, Any], gongzhu: bool) -> list[str]:
 
 def _render_speed(r: dict[str, Any]) -> str:
     mc = r["montecarlo"]
-    setting = f"{mc['samples']} worlds" if "samples" in mc else f"{mc['budget_ms']:g} ms"
+    setting = _budget_text(mc)
     lines = [
         f"bots --speed: {r['positions']} positions, {r['players']} players, {r['preset']} rules, "
         f"seed {r['seed']}, {setting} per move, {r['wall_seconds']} s wall",

@@ -24,7 +24,6 @@ On top of that:
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 
 from ..cards import CARDS, cards_of
@@ -102,7 +101,7 @@ class HardBot(SearchBot):
         cost = self._cost(view)
         usual = dict.fromkeys(candidates, 0.0)
         shoot = dict.fromkeys(candidates, 0.0)
-        deadline = time.perf_counter() + PASS_BUDGET * self.budget_ms / 1000
+        deadline = self.deadline(PASS_BUDGET)
         worlds = 0
         while not self.enough(worlds, deadline):
             hands, passes = search.deal(self.rng)

@@ -6,11 +6,13 @@ import argparse
 import io
 import json
 import math
+import time
 
 import pytest
 
 from hearts_p2p.benchmarks import bots as bench
 from hearts_p2p.bots.policy import losers
+from hearts_p2p.bots.search import SearchBot
 from hearts_p2p.cards import HEARTS_MASK
 from hearts_p2p.rules import Rules
 
@@ -253,3 +255,13 @@ def test_hunt_refuses_what_it_cannot_measure() -> None:
         bench.run(_args(hunter="nobody", strategies="heuristic,random"))
     with pytest.raises(SystemExit, match="--hunter plays Hearts only"):
         bench.run(_args(hunter="heuristic", strategies="heuristic,random", game="gongzhu"))
+
+
+def test_the_cpu_clock_budgets_every_search_by_its_cpu_time() -> None:
+    for name in bench.MONTECARLO:
+        bot = bench._playing(bench._bot(name, 1, 50.0, None, cpu=True), False)
+        assert isinstance(bot, SearchBot) and bot.clock is time.process_time
+        assert bench._playing(bench._bot(name, 1, 50.0, None), False).clock is time.perf_counter
+    r = bench.run(_args(hands=2, strategies="hard,heuristic", budget_ms=5.0, cpu_clock=True))
+    assert r["montecarlo"] == {"budget_ms": 5.0, "clock": "cpu"}
+    assert "5 ms of CPU/move" in bench.render(r)
