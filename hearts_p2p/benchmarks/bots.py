@@ -6,7 +6,10 @@ seat-hands are not independent). The payoff is zero-sum: the mean of the others'
 one's own, so positive is good. ``--games`` plays whole games to the target instead, each game's
 deals the same for every rotation, and counts the games each strategy wins (a shared win counts
 its share). ``--speed`` instead measures how many worlds the searching bots search in the same
-move budget, on the same positions, in the same run.
+move budget, on the same positions, in the same run. ``--hunter`` seats one strategy on hands
+that could shoot the moon against each defence in turn, on the same deals, and counts the moons
+each defence concedes. ``--cpu-clock`` budgets each search by its process's CPU time, so a
+shared machine measures what an idle one would.
 
 ``--game gongzhu`` plays Gong Zhu deals the same way: points are Gong Zhu scores (higher is
 better) and the payoff is the seed's result formula (own score × (N − 1) − the others'), which

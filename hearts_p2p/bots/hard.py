@@ -16,6 +16,8 @@ On top of that:
 - **Searched pass** (``passing``), with the moon plans for a hand that could shoot.
 - **Exact endgame.** Once few cards are left, each world is solved by max-n search
   (``endgame``) instead of played out by the policy.
+- **A race among the candidates** (``racing``): a card or a moon plan that the worlds so far
+  prove worse stops being played out, and the search ends once one card is left in it.
 - **Game standing** (``standing``): a hand that ends the game is worth whether we win the game,
   so the bot ducks a moon that ends it in someone else's favour and shoots when that alone wins;
   the moon choice is the heuristic's, which is by the standing.
