@@ -51,6 +51,18 @@ def test_hard_decides_the_same_for_the_same_seed_and_samples(players: int) -> No
     assert runs[0] == runs[1]
 
 
+def test_hard_ends_a_search_once_one_card_is_left_in_the_race_and_stays_reproducible() -> None:
+    views = speed_positions(Rules(), 8, 1)
+    worlds = []
+    for view in views:
+        first, second = HardBot(3, samples=120), HardBot(3, samples=120)
+        assert first.choose(view) == second.choose(view)
+        assert first.worlds == second.worlds <= 120
+        worlds.append(first.worlds)
+    # Some decisions are plain after a few dozen worlds, some stay close to the end.
+    assert min(worlds) < 120 and max(worlds) == 120
+
+
 def _reference(h: HandState, seat: int) -> tuple[float, ...]:
     """Max-n by the engine itself: every seat plays the legal card best for its own payoff."""
     if h.phase is HandPhase.SCORED:
