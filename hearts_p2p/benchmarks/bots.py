@@ -6,7 +6,10 @@ seat-hands are not independent). The payoff is zero-sum: the mean of the others'
 one's own, so positive is good. ``--games`` plays whole games to the target instead, each game's
 deals the same for every rotation, and counts the games each strategy wins (a shared win counts
 its share). ``--speed`` instead measures how many worlds the searching bots search in the same
-move budget, on the same positions, in the same run.
+move budget, on the same positions, in the same run. ``--hunter`` seats one strategy on hands
+that could shoot the moon against each defence in turn, on the same deals, and counts the moons
+each defence concedes. ``--cpu-clock`` budgets each search by its process's CPU time, so a
+shared machine measures what an idle one would.
 
 ``--game gongzhu`` plays Gong Zhu deals the same way: points are Gong Zhu scores (higher is
 better) and the payoff is the seed's result formula (own score × (N − 1) − the others'), which
@@ -40,7 +43,9 @@ from ..bots import (
 from ..bots.candidates import distinct_plays
 from ..bots.heuristic import HeuristicBot
 from ..bots.knowledge import POINTS_MASK, knowledge_of
-from ..cards import JACK_DIAMONDS, QUEEN_SPADES
+from ..bots.policy import losers
+from ..bots.search import SearchBot
+from ..cards import HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES
 from ..engine import Action, Game, GameResult, HandPhase, HandState, SeatView, deal_hands
 from ..rules import PRESETS, GameKind, Rules
 
@@ -117,6 +122,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget-ms", type=float, default=200.0, help="Monte-Carlo wall time per move (200)"
     )
+    parser.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="measure --budget-ms in each process's CPU time, not the wall clock: on a busy "
+        "machine every search still gets what an idle one would give it",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument(
         "--speed",
@@ -126,6 +137,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--positions", type=int, default=20, help="positions searched by --speed (default 20)"
+    )
+    parser.add_argument(
+        "--hunter",
+        default=None,
+        help="Hearts: one seat plays this strategy on a hand that can shoot, every other seat "
+        "each of --strategies in turn: the moons each defence concedes to it",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -138,6 +155,8 @@ class _Setup:
     samples: int | None
     budget_ms: float
     games: bool = False
+    cpu_clock: bool = False
+    hunter: str | None = None  # --hunter: its strategy; ``lineups`` holds the one defence list
 
 
 @dataclass(slots=True)
@@ -202,10 +221,15 @@ def play_hand(rules: Rules, number: int, deal: Sequence[int], bots: Sequence[Bot
     return hand
 
 
-def _bot(name: str, seed: int, budget_ms: float, samples: int | None) -> Bot:
-    if name in _SEARCHING:
-        return make_bot(name, seed, budget_ms=budget_ms, samples=samples)
-    return make_bot(name, seed)
+def _bot(name: str, seed: int, budget_ms: float, samples: int | None, cpu: bool = False) -> Bot:
+    if name not in _SEARCHING:
+        return make_bot(name, seed)
+    bot = make_bot(name, seed, budget_ms=budget_ms, samples=samples)
+    if cpu:
+        for b in (bot.hearts, bot.gongzhu) if isinstance(bot, GameSwitch) else (bot,):
+            if isinstance(b, SearchBot):
+                b.clock = time.process_time
+    return bot
 
 
 def _deal(setup: _Setup, d: int) -> tuple[int, list[int]]:
@@ -220,7 +244,11 @@ def _play_unit(setup: _Setup, d: int) -> dict[str, _Tally]:
     for r, lineup in enumerate(setup.lineups):
         bots = [
             _bot(
-                name, (setup.seed * 1_000_003 + d) * 64 + r * 8 + s, setup.budget_ms, setup.samples
+                name,
+                (setup.seed * 1_000_003 + d) * 64 + r * 8 + s,
+                setup.budget_ms,
+                setup.samples,
+                setup.cpu_clock,
             )
             for s, name in enumerate(lineup)
         ]
@@ -419,6 +447,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.game != GameKind.HEARTS.value:
             raise SystemExit("hearts bench bots: --speed compares the Hearts searches only")
         return run_speed(args)
+    if args.hunter is not None:
+        return run_hunt(args)
     names = _strategies(args)
     games = args.games > 0
     units = args.games if games else args.hands
@@ -431,7 +461,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit("hearts bench bots: --games plays Hearts games only")
     targets = GONGZHU_TARGETS if rules.is_gongzhu else TARGETS
     setup = _Setup(
-        rules, tuple(lineups(names, args.players)), args.seed, args.samples, args.budget_ms, games
+        rules,
+        tuple(lineups(names, args.players)),
+        args.seed,
+        args.samples,
+        args.budget_ms,
+        games,
+        args.cpu_clock,
     )
     progress = _Progress(args.quiet, units, "games" if games else "deals")
     start, cpu = time.perf_counter(), time.process_time()
@@ -472,16 +508,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _tallies(
-    setup: _Setup, hands: int, jobs: int, step: Callable[[int], None]
+    setup: _Setup,
+    hands: int,
+    jobs: int,
+    step: Callable[[int], None],
+    unit: Callable[[_Setup, int], dict[str, _Tally]] | None = None,
 ) -> Iterator[dict[str, _Tally]]:
-    """Each deal's tallies in deal order, reporting progress as deals finish."""
+    """Each deal's tallies (``unit``'s, by default every rotation's) in deal order, reporting
+    progress as deals finish."""
+    play = unit or _play_unit
     if jobs == 1:
         for d in range(hands):
-            yield _play_unit(setup, d)
+            yield play(setup, d)
             step(d + 1)
         return
     with ProcessPoolExecutor(jobs) as pool:
-        for d, tally in enumerate(pool.map(_play_unit, [setup] * hands, range(hands))):
+        for d, tally in enumerate(pool.map(play, [setup] * hands, range(hands))):
             yield tally
             step(d + 1)
 
@@ -613,8 +655,153 @@ def _compare_games(
     }
 
 
+def _budget_text(mc: dict[str, Any]) -> str:
+    if "samples" in mc:
+        return f"{mc['samples']} worlds"
+    return f"{mc['budget_ms']:g} ms" + (" of CPU" if mc.get("clock") == "cpu" else "")
+
+
 def _montecarlo_setting(args: argparse.Namespace) -> dict[str, Any]:
-    return {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms}
+    if args.samples:
+        return {"samples": args.samples}
+    return {"budget_ms": args.budget_ms, "clock": "cpu" if args.cpu_clock else "wall"}
+
+
+# -- moon defence --------------------------------------------------------------------------------
+
+HUNT_LOSERS = 4  # a hunting hand has at most this many losers as dealt
+HUNT_TARGET = 0.5  # the hard defence must concede at most this share of v1's moons (issue 14)
+
+
+def hunting_deal(rules: Rules, number: int, seat: int, seed: int) -> list[int]:
+    """The first deal from ``seed`` in which ``seat`` holds a hand that could run every trick:
+    at most ``HUNT_LOSERS`` cards that an outstanding card of their suit beats, and hearts."""
+    rng = random.Random(seed)
+    while True:
+        deal = deal_hands(rules, number, rng)
+        hand = deal[seat]
+        if hand & HEARTS_MASK and losers(hand, rules.deck_mask & ~hand) <= HUNT_LOSERS:
+            return deal
+
+
+def _hunt_unit(setup: _Setup, d: int) -> dict[str, _Tally]:
+    """Deal ``d``, the hunter's seat turning with it, played once against each defence: the
+    hunter's tally by defence."""
+    rules = setup.rules
+    n = rules.players
+    number = d % 12 + 1
+    at = d % n
+    seed = setup.seed * 1_000_003 + d
+    deal = hunting_deal(rules, number, at, seed)
+    tally: dict[str, _Tally] = {}
+    for r, defence in enumerate(setup.lineups[0]):
+        names = [setup.hunter if s == at else defence for s in range(n)]
+        bots = [
+            _bot(name or "", seed * 64 + r * 8 + s, setup.budget_ms, setup.samples, setup.cpu_clock)
+            for s, name in enumerate(names)
+        ]
+        hand = play_hand(rules, number, deal, bots)
+        result = hand.result
+        assert result is not None
+        t = tally[defence] = _Tally(seat_hands=1, points=result.points[at])
+        t.moons_attempted = (hand.taken[at] & POINTS_MASK).bit_count() >= NEAR_MOON
+        t.moons_completed = result.moon == at
+    return tally
+
+
+def run_hunt(args: argparse.Namespace) -> dict[str, Any]:
+    """Each defence against one moon-hunting seat, on the same hunting deals."""
+    if args.game != GameKind.HEARTS.value:
+        raise SystemExit("hearts bench bots: --hunter plays Hearts only")
+    defences = _strategies(args)
+    if args.hunter not in STRATEGIES:
+        raise SystemExit(f"hearts bench bots: --hunter is one of {', '.join(sorted(STRATEGIES))}")
+    if args.hands < 2:
+        raise SystemExit("hearts bench bots: --hands must be at least 2")
+    rules = _rules(args)
+    setup = _Setup(
+        rules,
+        (tuple(defences),),
+        args.seed,
+        args.samples,
+        args.budget_ms,
+        cpu_clock=args.cpu_clock,
+        hunter=args.hunter,
+    )
+    progress = _Progress(args.quiet, args.hands, "hunting deals")
+    start, cpu = time.perf_counter(), time.process_time()
+    tallies = list(_tallies(setup, args.hands, args.jobs, progress.step, _hunt_unit))
+    progress.close()
+    figures = {}
+    for name in defences:
+        mine = [t[name] for t in tallies]
+        figures[name] = {
+            "moons_conceded": sum(t.moons_completed for t in mine),
+            "moons_attempted": sum(t.moons_attempted for t in mine),
+            "conceded_per_400": estimate([400.0 * t.moons_completed for t in mine]),
+            "hunter_points": estimate([t.points for t in mine]),
+        }
+    comparisons = []
+    if "montecarlo-v1" in defences and "hard" in defences:
+        old = [t["montecarlo-v1"].moons_completed for t in tallies]
+        new = [t["hard"].moons_completed for t in tallies]
+        fewer = estimate([400.0 * (a - b) for a, b in zip(old, new, strict=True)])
+        share = sum(new) / sum(old) if sum(old) else None
+        comparisons.append(
+            {
+                "better": "hard",
+                "worse": "montecarlo-v1",
+                "fewer_per_400": fewer,
+                "share_conceded": None if share is None else round(share, 3),
+                "target_share": HUNT_TARGET,
+                "interval_excludes_0": fewer["interval"][0] > 0,
+                "meets_target": share is not None
+                and share <= HUNT_TARGET
+                and fewer["interval"][0] > 0,
+            }
+        )
+    return {
+        "benchmark": "bots-hunt",
+        "players": args.players,
+        "preset": args.preset,
+        "seed": args.seed,
+        "deals": args.hands,
+        "hunter": args.hunter,
+        "hunt_losers": HUNT_LOSERS,
+        "montecarlo": _montecarlo_setting(args),
+        "wall_seconds": round(time.perf_counter() - start, 2),
+        "cpu_seconds": round(time.process_time() - cpu, 2),
+        "defences": figures,
+        "comparisons": comparisons,
+    }
+
+
+def _render_hunt(r: dict[str, Any]) -> str:
+    mc = r["montecarlo"]
+    setting = _budget_text(mc)
+    lines = [
+        f"bots --hunter {r['hunter']}: {r['deals']} deals in which its seat holds at most "
+        f"{r['hunt_losers']} losers, {r['players']} players, {r['preset']} rules, seed "
+        f"{r['seed']}, {setting} per move, {r['wall_seconds']} s wall",
+    ]
+    for name, f in r["defences"].items():
+        c, p = f["conceded_per_400"], f["hunter_points"]
+        lines.append(
+            f"  defended by {name:<13} conceded {f['moons_conceded']} moons "
+            f"({c['mean']:.1f} ± {c['ci95']:.1f} per 400 hunting hands; "
+            f"{f['moons_attempted']} attempted), the hunter took {p['mean']:.2f} ± "
+            f"{p['ci95']:.2f} points/hand"
+        )
+    for c in r["comparisons"]:
+        f = c["fewer_per_400"]
+        share = "n/a" if c["share_conceded"] is None else f"{100 * c['share_conceded']:.0f}%"
+        verdict = "meets" if c["meets_target"] else "MISSES"
+        lines.append(
+            f"  {c['better']} concedes {share} of the moons {c['worse']} does "
+            f"({f['mean']:.1f} ± {f['ci95']:.1f} fewer per 400): {verdict} the target of at "
+            f"most {100 * c['target_share']:.0f}% with the interval above 0"
+        )
+    return "\n".join(lines)
 
 
 # -- speed ---------------------------------------------------------------------------------------
@@ -661,14 +848,20 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
     views = speed_positions(rules, args.positions, args.seed)
     worlds: dict[str, list[int]] = {name: [] for name in MONTECARLO}
     seconds: dict[str, list[float]] = {name: [] for name in MONTECARLO}
+    # The CPU each search got: on a busy machine a wall-clock budget buys less of it.
+    cpu_seconds = dict.fromkeys(MONTECARLO, 0.0)
     progress = _Progress(args.quiet, len(views), "positions")
     start, cpu = time.perf_counter(), time.process_time()
     for i, view in enumerate(views):
         # Alternate who goes first, so a change in the machine's load falls on both alike.
         for name in MONTECARLO if i % 2 == 0 else MONTECARLO[::-1]:
-            bot = _playing(_bot(name, args.seed + i, args.budget_ms, args.samples), False)
+            bot = _playing(
+                _bot(name, args.seed + i, args.budget_ms, args.samples, args.cpu_clock), False
+            )
             assert isinstance(bot, MonteCarloBot | MonteCarloV1Bot | HardBot)
+            used = time.process_time()
             bot.choose(view)
+            cpu_seconds[name] += time.process_time() - used
             worlds[name].append(bot.worlds)
             seconds[name].append(bot.search_seconds)
         progress.step(i + 1)
@@ -686,6 +879,10 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
             },
             "worlds_per_second": round(per_second[name]),
             "worlds_per_200ms": round(per_second[name] * 0.2),
+            "worlds_per_200ms_cpu": round(sum(w) / cpu_seconds[name] * 0.2)
+            if cpu_seconds[name]
+            else None,
+            "cpu_share": round(cpu_seconds[name] / sum(seconds[name]), 2),
             "ms_per_move": round(1000 * sum(seconds[name]) / len(w), 1),
         }
     old, new, hard = MONTECARLO
@@ -714,6 +911,7 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
         "meets_target": ratio >= SPEED_TARGET,
         "worlds_target": WORLDS_TARGET,
         "meets_worlds_target": figures[hard]["worlds_per_200ms"] >= WORLDS_TARGET,
+        "meets_worlds_target_cpu": (figures[hard]["worlds_per_200ms_cpu"] or 0) >= WORLDS_TARGET,
     }
 
 
@@ -723,13 +921,10 @@ def run_speed(args: argparse.Namespace) -> dict[str, Any]:
 def render(r: dict[str, Any]) -> str:
     if r["benchmark"] == "bots-speed":
         return _render_speed(r)
+    if r["benchmark"] == "bots-hunt":
+        return _render_hunt(r)
     mc = r["montecarlo"]
-    if mc is None:
-        budget = ""
-    elif "samples" in mc:
-        budget = f"; Monte-Carlo at {mc['samples']} worlds/move"
-    else:
-        budget = f"; Monte-Carlo at {mc['budget_ms']:g} ms/move"
+    budget = "" if mc is None else f"; Monte-Carlo at {_budget_text(mc)}/move"
     gongzhu = r["game"] == GameKind.GONGZHU.value
     rules = r["rules"] if gongzhu else f"{r['players']} players, {r['preset']} rules"
     payoff = (
@@ -816,7 +1011,7 @@ def _render_strategy(name: str, s: dict[str, Any], gongzhu: bool) -> list[str]:
 
 def _render_speed(r: dict[str, Any]) -> str:
     mc = r["montecarlo"]
-    setting = f"{mc['samples']} worlds" if "samples" in mc else f"{mc['budget_ms']:g} ms"
+    setting = _budget_text(mc)
     lines = [
         f"bots --speed: {r['positions']} positions, {r['players']} players, {r['preset']} rules, "
         f"seed {r['seed']}, {setting} per move, {r['wall_seconds']} s wall",
@@ -825,7 +1020,9 @@ def _render_speed(r: dict[str, Any]) -> str:
         w = s["worlds_per_move"]
         lines.append(
             f"  {name:<13} {s['worlds_per_second']:>6} worlds/s = {s['worlds_per_200ms']:>5} per "
-            f"200 ms move; worlds/move min {w['min']} median {w['median']:g} max {w['max']}; "
+            f"200 ms move ({s['worlds_per_200ms_cpu']} per 200 ms of CPU, "
+            f"{100 * s['cpu_share']:.0f}% of the wall time); "
+            f"worlds/move min {w['min']} median {w['median']:g} max {w['max']}; "
             f"{s['ms_per_move']} ms/move"
         )
     verdict = "meets" if r["meets_target"] else "MISSES"
@@ -837,8 +1034,11 @@ def _render_speed(r: dict[str, Any]) -> str:
         f"{verdict} the target of {r['target']:g}×"
     )
     verdict = "meets" if r["meets_worlds_target"] else "MISSES"
+    cpu = "meets" if r["meets_worlds_target_cpu"] else "MISSES"
+    h = r["strategies"][hard]
     lines.append(
-        f"  {hard} searches {r['strategies'][hard]['worlds_per_200ms']} worlds per 200 ms move: "
-        f"{verdict} the target of {r['worlds_target']}"
+        f"  {hard} searches {h['worlds_per_200ms']} worlds per 200 ms move: {verdict} the "
+        f"target of {r['worlds_target']}; per 200 ms of CPU (a move on an idle core) "
+        f"{h['worlds_per_200ms_cpu']}: {cpu} it"
     )
     return "\n".join(lines)

@@ -16,6 +16,8 @@ On top of that:
 - **Searched pass** (``passing``), with the moon plans for a hand that could shoot.
 - **Exact endgame.** Once few cards are left, each world is solved by max-n search
   (``endgame``) instead of played out by the policy.
+- **A race among the candidates** (``racing``): a card or a moon plan that the worlds so far
+  prove worse stops being played out, and the search ends once one card is left in it.
 - **Game standing** (``standing``): a hand that ends the game is worth whether we win the game,
   so the bot ducks a moon that ends it in someone else's favour and shoots when that alone wins;
   the moon choice is the heuristic's, which is by the standing.
@@ -24,7 +26,6 @@ On top of that:
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 
 from ..cards import CARDS, cards_of
@@ -32,12 +33,13 @@ from ..engine import Action, HandPhase, PassCards, PlayCard, SeatView
 from ..rules import Moon
 from .base import check_turn, register
 from .candidates import distinct_plays
-from .endgame import ENDGAME_CARDS, solve
+from .endgame import ENDGAME_CARDS, Endgame
 from .heuristic import choose_moon
 from .inference import with_signals
 from .knowledge import POINTS_MASK, Knowledge, knowledge_of
 from .passing import PLAN_MARGIN, PassSearch, pass_candidates
 from .policy import choose_card, losers
+from .racing import Race
 from .rollout import Position, score, table_of
 from .rollout import play_out as play
 from .sampler import Dealer
@@ -101,7 +103,7 @@ class HardBot(SearchBot):
         cost = self._cost(view)
         usual = dict.fromkeys(candidates, 0.0)
         shoot = dict.fromkeys(candidates, 0.0)
-        deadline = time.perf_counter() + PASS_BUDGET * self.budget_ms / 1000
+        deadline = self.deadline(PASS_BUDGET)
         worlds = 0
         while not self.enough(worlds, deadline):
             hands, passes = search.deal(self.rng)
@@ -130,32 +132,28 @@ class HardBot(SearchBot):
             return self._endgame(view, k, options, pos, dealer, default, deadline)
         shooter = _can_try_moon(k, seat)
         hunter, weight = _hunter(k, seat)
-        usual = dict.fromkeys(options, 0.0)
-        shoot = dict.fromkeys(options, 0.0)
-        defend = dict.fromkeys(options, 0.0)
+        # Each card as usual (while a rival may shoot: less what its moon would cost), and each
+        # card run for the moon, which must beat the usual plan by a margin a world to be chosen.
+        race = Race([*((c, False) for c in options), *((c, True) for c in options if shooter)])
         worlds = 0
         while not self.enough(worlds, deadline):
             hands = dealer.deal(rng)
-            if hunter >= 0 and losers(hands[hunter], _out(hands, hunter)) <= HUNTER_LOSERS:
-                for c in options:
+            hunted = hunter >= 0 and losers(hands[hunter], _out(hands, hunter)) <= HUNTER_LOSERS
+            for c in options:
+                if race.live((c, False)):
                     mine = cost(play(pos, hands[:], c))
-                    usual[c] += mine
-                    defend[c] += weight * (cost(play(pos, hands[:], c, hunter)) - mine)
-            else:
-                for c in options:
-                    usual[c] += cost(play(pos, hands[:], c))
-            if shooter:
-                for c in options:
-                    shoot[c] += cost(play(pos, hands[:], c, seat))
+                    if hunted:
+                        mine += weight * (cost(play(pos, hands[:], c, hunter)) - mine)
+                    race.add((c, False), mine)
+                if race.live((c, True)):
+                    race.add((c, True), cost(play(pos, hands[:], c, seat)) + PLAN_MARGIN)
             worlds += 1
+            race.settle(worlds)
+            if len({c for c, _ in race.costs}) == 1:
+                break  # one card is left in the race: nothing more to decide
         self.worlds += worlds
-        margin = PLAN_MARGIN * worlds
-
-        def worth(c: int) -> float:
-            # We can only be shooting while nobody else has a point, so never defending then.
-            return min(usual[c], shoot[c] + margin) if shooter else usual[c] + defend[c]
-
-        return min(options, key=lambda c: (worth(c), c != default))
+        best = min(race.costs, key=lambda a: (race.mean(a), a[0] != default))
+        return best[0]
 
     def _endgame(
         self,
@@ -185,12 +183,12 @@ class HardBot(SearchBot):
             return tuple(each)
 
         value = dict.fromkeys(options, 0.0)
-        trick = tuple(k.state.trick)
+        endgame = Endgame(pos, tuple(k.state.trick), rules, costs)
         worlds = 0
         while not self.enough(worlds, deadline):
             hands = dealer.deal(self.rng)
             for c in options:
-                value[c] += solve(pos, trick, hands, c, rules, costs)
+                value[c] += endgame.solve(hands, c)
             worlds += 1
         self.worlds += worlds
         return min(options, key=lambda c: (value[c], c != default))

@@ -13,8 +13,6 @@ Passing and the moon choice use the heuristic.
 
 from __future__ import annotations
 
-import time
-
 from ..cards import CARDS
 from ..engine import Action, HandPhase, PlayCard, SeatView
 from ..rules import Moon
@@ -73,11 +71,7 @@ class MonteCarloBot(SearchBot):
             if limit is not None:
                 if worlds >= limit:
                     break
-            elif (
-                worlds >= MIN_WORLDS
-                and not worlds % _CLOCK_EVERY
-                and time.perf_counter() >= deadline
-            ):
+            elif worlds >= MIN_WORLDS and not worlds % _CLOCK_EVERY and self.clock() >= deadline:
                 break
             hands = dealer.deal(rng)
             for c in options:

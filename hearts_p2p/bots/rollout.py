@@ -150,8 +150,10 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
     hearts_open = pos.hearts_open
     leader = pos.leader
     pts_seats = pos.pts_seats
-    # Whether anyone may be running for the moon: nobody, or only one seat, has taken points.
+    # Whether anyone may be running for the moon: nobody, or only one seat, has taken points;
+    # and the one seat that has, if it has taken enough that the others must stop it.
     watch = moon and not pts_seats & (pts_seats - 1)
+    rival = _rival(taken, pts_seats) if watch else -1
     seat = pos.seat
     bit = 1 << card
     hands[seat] ^= bit
@@ -172,10 +174,16 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
             if bit & (bit - 1):
                 legal = bit
                 out = deck & ~played & ~hand
-                if (
-                    watch
-                    and (shooter := _shooter(hand, out, seat, first, taken, pts_seats, shoots)) >= 0
-                ):
+                if watch:
+                    if pts_seats and not pts_seats >> seat & 1:
+                        shooter = rival
+                    elif seat == shoots or _can_shoot(hand, out, first, taken[seat]):
+                        shooter = seat
+                    else:
+                        shooter = -1
+                else:
+                    shooter = -1
+                if shooter >= 0:
                     card = _moon_play(t, hand, legal, seat, shooter, out, first, count,
                                       top.bit_length() - 1, winner, played ^ start, leader,
                                       played)  # fmt: skip
@@ -193,6 +201,8 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
         if trick & points_mask:
             pts_seats |= 1 << winner
             watch = moon and not pts_seats & (pts_seats - 1)
+            if watch:
+                rival = _rival(taken, pts_seats)
         if trick & opens:
             hearts_open = True
         left -= 1
@@ -214,10 +224,16 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
         legal = hand if hearts_open else hand & not_hearts or hand
         if legal & (legal - 1):
             out = deck & ~played & ~hand
-            if (
-                watch
-                and (shooter := _shooter(hand, out, seat, first, taken, pts_seats, shoots)) >= 0
-            ):
+            if watch:
+                if pts_seats and not pts_seats >> seat & 1:
+                    shooter = rival
+                elif seat == shoots or _can_shoot(hand, out, first, taken[seat]):
+                    shooter = seat
+                else:
+                    shooter = -1
+            else:
+                shooter = -1
+            if shooter >= 0:
                 card = _moon_play(t, hand, legal, seat, shooter, out, first, 0, -1, seat, 0, seat,
                                   played)  # fmt: skip
             else:
@@ -231,13 +247,11 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
         order = followers[leader]
 
 
-def _shooter(
-    hand: int, out: int, seat: int, first: bool, taken: list[int], pts_seats: int, shoots: int
-) -> int:
-    """Who ``seat`` sees running for the moon, or -1: ``policy.moon_shooter`` while at most one
-    seat has taken points, and always itself if it is the seat that ``shoots``."""
-    if not pts_seats or pts_seats >> seat & 1:
-        return seat if seat == shoots or _can_shoot(hand, out, first, taken[seat]) else -1
+def _rival(taken: list[int], pts_seats: int) -> int:
+    """The one seat that has taken points, if it has taken enough that every other seat sees it
+    running for the moon (``policy.moon_shooter``), else -1."""
+    if not pts_seats:
+        return -1
     who = pts_seats.bit_length() - 1
     return who if (taken[who] & POINTS_MASK).bit_count() >= STOP_AT else -1
 

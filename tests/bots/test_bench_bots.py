@@ -6,10 +6,15 @@ import argparse
 import io
 import json
 import math
+import time
 
 import pytest
 
 from hearts_p2p.benchmarks import bots as bench
+from hearts_p2p.bots.policy import losers
+from hearts_p2p.bots.search import SearchBot
+from hearts_p2p.cards import HEARTS_MASK
+from hearts_p2p.rules import Rules
 
 
 def _args(**over: object) -> argparse.Namespace:
@@ -218,3 +223,45 @@ def test_games_are_hearts_only() -> None:
         bench.run(_args(games=2, game="gongzhu", strategies="heuristic,random"))
     with pytest.raises(SystemExit, match="--games"):
         bench.run(_args(games=1, strategies="heuristic,random"))
+
+
+def test_hunting_deals_give_the_hunter_a_hand_that_could_shoot() -> None:
+    rules = Rules()
+    for seat in range(4):
+        deal = bench.hunting_deal(rules, 1, seat, seat + 10)
+        hand = deal[seat]
+        assert sum(h.bit_count() for h in deal) == 52 and hand & HEARTS_MASK
+        assert losers(hand, rules.deck_mask & ~hand) <= bench.HUNT_LOSERS
+    assert bench.hunting_deal(rules, 1, 2, 7) == bench.hunting_deal(rules, 1, 2, 7)
+
+
+def test_hunt_counts_the_moons_each_defence_concedes_on_the_same_deals() -> None:
+    args = _args(hunter="montecarlo-v1", strategies="montecarlo-v1,hard", hands=2, samples=2)
+    r = bench.run(args)
+    assert r["benchmark"] == "bots-hunt" and r["deals"] == 2
+    assert set(r["defences"]) == {"montecarlo-v1", "hard"}
+    for f in r["defences"].values():
+        assert 0 <= f["moons_conceded"] <= f["moons_attempted"] <= 2
+        assert f["conceded_per_400"]["mean"] == 200 * f["moons_conceded"]
+    (c,) = r["comparisons"]
+    assert (c["better"], c["worse"], c["target_share"]) == ("hard", "montecarlo-v1", 0.5)
+    assert "concedes" in bench.render(r)
+    json.dumps(r)
+    assert bench.run(args)["defences"] == r["defences"]
+
+
+def test_hunt_refuses_what_it_cannot_measure() -> None:
+    with pytest.raises(SystemExit, match="--hunter is one of"):
+        bench.run(_args(hunter="nobody", strategies="heuristic,random"))
+    with pytest.raises(SystemExit, match="--hunter plays Hearts only"):
+        bench.run(_args(hunter="heuristic", strategies="heuristic,random", game="gongzhu"))
+
+
+def test_the_cpu_clock_budgets_every_search_by_its_cpu_time() -> None:
+    for name in bench.MONTECARLO:
+        bot = bench._playing(bench._bot(name, 1, 50.0, None, cpu=True), False)
+        assert isinstance(bot, SearchBot) and bot.clock is time.process_time
+        assert bench._playing(bench._bot(name, 1, 50.0, None), False).clock is time.perf_counter
+    r = bench.run(_args(hands=2, strategies="hard,heuristic", budget_ms=5.0, cpu_clock=True))
+    assert r["montecarlo"] == {"budget_ms": 5.0, "clock": "cpu"}
+    assert "5 ms of CPU/move" in bench.render(r)

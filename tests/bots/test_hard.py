@@ -6,13 +6,14 @@ import random
 
 import pytest
 
-from hearts_p2p.benchmarks.bots import play_hand
+from hearts_p2p.benchmarks.bots import play_hand, speed_positions
 from hearts_p2p.bots import GameSwitch, GongZhuMonteCarloBot, HardBot, HeuristicBot, make_bot
-from hearts_p2p.bots.endgame import solve
+from hearts_p2p.bots.endgame import Endgame
 from hearts_p2p.bots.inference import with_signals
 from hearts_p2p.bots.knowledge import knowledge_of
 from hearts_p2p.bots.passing import PassSearch, pass_candidates
 from hearts_p2p.bots.rollout import Position, play_out, score, table_of
+from hearts_p2p.bots.sampler import Dealer
 from hearts_p2p.bots.standing import GAME_LOSS, Standing
 from hearts_p2p.cards import QUEEN_SPADES, cards_of, parse_cards
 from hearts_p2p.engine import Game, HandPhase, HandState, PassCards, SeatView, deal_hands
@@ -50,6 +51,18 @@ def test_hard_decides_the_same_for_the_same_seed_and_samples(players: int) -> No
     assert runs[0] == runs[1]
 
 
+def test_hard_ends_a_search_once_one_card_is_left_in_the_race_and_stays_reproducible() -> None:
+    views = speed_positions(Rules(), 8, 1)
+    worlds = []
+    for view in views:
+        first, second = HardBot(3, samples=120), HardBot(3, samples=120)
+        assert first.choose(view) == second.choose(view)
+        assert first.worlds == second.worlds <= 120
+        worlds.append(first.worlds)
+    # Some decisions are plain after a few dozen worlds, some stay close to the end.
+    assert min(worlds) < 120 and max(worlds) == 120
+
+
 def _reference(h: HandState, seat: int) -> tuple[float, ...]:
     """Max-n by the engine itself: every seat plays the legal card best for its own payoff."""
     if h.phase is HandPhase.SCORED:
@@ -76,6 +89,7 @@ def test_endgame_solve_agrees_with_exhaustive_search_by_the_engine(seed: int) ->
     rules = Rules(
         players=rng.choice([3, 4]),
         moon=Moon.CLASSIC,
+        spot_hearts=seed % 4 == 1,
         jack_of_diamonds=bool(seed % 2),
         queen_breaks_hearts=bool(seed % 3 == 0),
     )
@@ -103,12 +117,52 @@ def test_endgame_solve_agrees_with_exhaustive_search_by_the_engine(seed: int) ->
         n = len(points)
         return tuple(p - (sum(points) - p) / (n - 1) for p in points)
 
-    for c in cards_of(h.legal_play_mask(seat)):
-        child = h.clone()
-        child.play(seat, c)
-        assert solve(pos, tuple(h.trick), h.hands[:], c, rules, costs) == pytest.approx(
-            _reference(child, seat)[seat]
-        )
+    # One solver for every world of the decision, as the bot uses it: the true deal, then the
+    # others' cards dealt again, so what it remembers from one world is tried on the next.
+    endgame = Endgame(pos, tuple(h.trick), rules, costs)
+    others = [s for s in range(rules.players) if s != seat]
+    for _ in range(4):
+        for c in cards_of(h.legal_play_mask(seat)):
+            child = h.clone()
+            child.play(seat, c)
+            assert endgame.solve(h.hands[:], c) == pytest.approx(_reference(child, seat)[seat])
+        cards = [c for s in others for c in cards_of(h.hands[s])]
+        rng.shuffle(cards)
+        for s in others:
+            count = h.hands[s].bit_count()
+            h.hands[s] = sum(1 << c for c in cards[:count])
+            cards = cards[count:]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_an_endgame_solver_remembers_nothing_that_changes_a_later_world(players: int) -> None:
+    # Worlds of one decision often reach the same hands at a trick's start with other cards
+    # taken: what the solver remembers must tell them apart.
+    rules = Rules(players=players, jack_of_diamonds=True)
+    t = table_of(rules)
+
+    def costs(taken: list[int]) -> tuple[float, ...]:
+        points = score(t, taken, [False] * players)
+        return tuple(p - (sum(points) - p) / (players - 1) for p in points)
+
+    views = [
+        v
+        for v in speed_positions(rules, 60, 3)
+        if 12 <= sum(knowledge_of(v).counts) <= 14 and v.tricks
+    ]
+    assert len(views) >= 2
+    for view in views[:2]:
+        k = knowledge_of(view)
+        h = k.state
+        pos = Position.of(h, view.seat)
+        shared = Endgame(pos, tuple(h.trick), rules, costs)
+        dealer = Dealer(k)
+        rng = random.Random(2)
+        for _ in range(12):
+            hands = dealer.deal(rng)
+            for c in cards_of(h.legal_play_mask(view.seat)):
+                fresh = Endgame(pos, tuple(h.trick), rules, costs)
+                assert shared.solve(hands, c) == fresh.solve(hands, c)
 
 
 def test_a_forced_shooter_takes_every_trick_it_can() -> None:
