@@ -60,6 +60,7 @@ from .reclaim import (
     table_part,
     take_offer,
 )
+from .rekey import REJOIN, awaited, give_up, sign_rejoin, take_rejoin
 from .seating import SEATING
 from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
@@ -230,6 +231,9 @@ class GameProtocol:
         s = self._s
         if s.status not in (Status.RUNNING, Status.AWAITING_GENESIS):
             return []
+        returner = awaited(s)
+        if returner is not None:
+            return [returner]  # its rejoin, before this peer's welcome
         r = s.round
         if r is not None and r.prev == s.step.prev:
             if r.state is RoundState.VOTING and s.me in r.votes:
@@ -379,6 +383,9 @@ class GameProtocol:
         s = self._s
         if s.status is not Status.RUNNING or s.silent:
             return  # a seat the table plays has no word on anyone's
+        if give_up(s, player):
+            self._send_own()  # its rejoin never came: this peer welcomes nobody
+            return
         r = s.round
         if player in s.table or (
             r is not None and r.prev == s.step.prev and r.about == player and s.me in r.votes
@@ -450,6 +457,9 @@ class GameProtocol:
                 continue
         pending = {m.raw for m in self._s.step.got.values()}
         out, _, events = self.drain()
+        # A rejoin is no step's part: sent again while its ``welcome`` is under way.
+        step = self._s.step
+        pending |= {m.raw for m in out if (m.envelope.kind, m.envelope.prev) == (REJOIN, step.prev)}
         self.take_relays()  # what the log holds, the peers have: sync, not relays, catches up
         self._s.outbox = [m for m in out if m.raw in pending]
         saved = self._s.choices.get(VOTE)
@@ -492,6 +502,11 @@ class GameProtocol:
         if env.kind == RECLAIM:
             s.frames.add(msg.raw)
             take_offer(s, msg)  # the one word of a seat the table plays: asking it back
+            return
+        if env.kind == REJOIN:
+            s.frames.add(msg.raw)
+            if take_rejoin(s, msg):  # and, as it comes back, its fresh escrow
+                self._send_own()
             return
         if env.kind not in ("abort", *TAKEOVER_KINDS):
             self._second(msg)  # proven whenever it comes, from a seat the table plays too
@@ -657,6 +672,7 @@ class GameProtocol:
                 self._receive(msg)
         self._vote_left()
         self._offer()
+        self._rejoin()
         if s.later and s.status is Status.RUNNING:
             later, s.later = s.later, []
             for msg in later:
@@ -849,14 +865,23 @@ class GameProtocol:
         s = self._s
         if s.status is not Status.RUNNING or next_hand(s) == self._offered:
             return
-        if s.step.kind is StepKind.WELCOME:
-            return  # its reclaim for this hand is being checked: the next comes if refused
+        if s.step.kind in (StepKind.REKEY, StepKind.WELCOME):
+            return  # its reclaim for this hand is being taken: the next comes if refused
         msg = sign_offer(s)
         if msg is not None:
             self._offered = next_hand(s)
             s.outbox.append(msg)
             s.frames.add(msg.raw)
             take_offer(s, msg)
+
+    def _rejoin(self) -> None:
+        """This seat's escrow of its fresh secret, once every present player has sent its own
+        in ``rekey``: the others carry it in ``welcome``."""
+        msg = sign_rejoin(self._s)
+        if msg is not None:
+            self._s.outbox.append(msg)
+            self._s.frames.add(msg.raw)
+            take_rejoin(self._s, msg)
 
     def _share(self, about: int) -> None:
         """Show this player's escrow share of the seat the survivors agreed to take over."""

@@ -1,0 +1,206 @@
+"""Every seated player re-keys at a return: after a seat comes back, no group smaller than all
+the other seated players recovers a seated player's secret, and a return that cannot re-key
+everyone leaves the seat the table's, nobody's keys changed."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import hearts_p2p.game.rekey as rekey
+from hearts_p2p.audit import AuditReport
+from hearts_p2p.game import GameProtocol, ReclaimRefused, SeatReclaimed, Status
+from hearts_p2p.game.escrow import EscrowEntry, open_entry, recover
+from hearts_p2p.game.keys import derive, pass_key, pass_public_key
+from hearts_p2p.wire import SignedMessage, decode_frame
+
+from .table import GAME_ID
+from .test_comeback import ComebackTable, events_of, signed_as
+from .test_takeover import TIMEOUT, audit
+
+PLAYERS = 4
+
+
+def envelopes(p: GameProtocol) -> list[Any]:
+    return [decode_frame(raw).envelope for raw in p.entries]
+
+
+def public_secrets(p: GameProtocol) -> list[bytes]:
+    """Every secret the log makes public: each takeover's shares, XORed."""
+    rounds: dict[tuple[int, bytes], list[bytes]] = {}
+    for env in envelopes(p):
+        if env.kind == "recover":
+            rounds.setdefault((env.body["player"], env.prev), []).append(env.body["share"])
+    return [recover(shares) for shares in rounds.values() if len(shares) == PLAYERS - 1]
+
+
+def known_secrets(table: ComebackTable, colluders: tuple[int, ...]) -> list[bytes]:
+    """All the colluders know: their own secrets (first, fresh to come back with, derived at
+    each boundary from their identity keys) and every secret the log makes public."""
+    pool = public_secrets(table.protos[0])
+    hands = max(e.hand for e in envelopes(table.protos[0]))
+    for c in colluders:
+        pool.append(bytes([c + 9]) * 32)
+        pool += [b for b in table.protos[c].choices.get("reclaim", []) if isinstance(b, bytes)]
+        own = table.ids[c].private_bytes()
+        pool += [derive(own, f"rekey {GAME_ID.hex()} {h}") for h in range(1, hands + 1)]
+    return pool
+
+
+def try_recover(escrow: dict[int, EscrowEntry], target: int, pool: list[bytes]) -> bytes | None:
+    """The target's secret, if every box of its escrow opens with a secret in ``pool``."""
+    shares = []
+    for holder, entry in sorted(escrow.items()):
+        opened = (
+            open_entry(entry, GAME_ID, target, holder, pass_key(k), pass_public_key(k))
+            for k in pool
+        )
+        share = next((x for x in opened if x is not None), None)
+        if share is None:
+            return None
+        shares.append(share)
+    return recover(shares)
+
+
+def genesis_escrow(p: GameProtocol, target: int) -> dict[int, EscrowEntry]:
+    (accept,) = [e for e in envelopes(p) if e.kind == "accept" and e.sender == target]
+    holders = [h for h in range(PLAYERS) if h != target]
+    entries = [EscrowEntry.from_wire(item) for item in accept.body["escrow"]]
+    return {h: e for h, e in zip(holders, entries, strict=True) if e is not None}
+
+
+def returned_table() -> ComebackTable:
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+    table.play()
+    assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
+    assert [e.hand for e in events_of(table, SeatReclaimed)] == [3]  # type: ignore[attr-defined]
+    return table
+
+
+def test_after_a_return_no_two_of_four_players_recover_a_seated_players_secret() -> None:
+    """Players 0..3, player 2 taken over in hand 1 and back from hand 3. Any two players pool
+    everything they hold and everything public: no seated player's escrow opens for them. The
+    same attack opens the escrow a player had before the return (its box to 2 was sealed to
+    2's old key, public since the takeover): what an un-re-keyed table left to two players."""
+    table = returned_table()
+    observer = table.protos[0]._s
+    for target in range(PLAYERS):
+        others = tuple(p for p in range(PLAYERS) if p != target)
+        current = pass_public_key(table.protos[target]._s.secret)
+        assert observer.pass_key_of(target) == current  # it plays on its fresh secret
+        for colluders in combinations(others, PLAYERS - 2):
+            pool = known_secrets(table, colluders)
+            assert try_recover(observer.escrow[target], target, pool) is None, colluders
+        everyone = try_recover(observer.escrow[target], target, known_secrets(table, others))
+        assert everyone is not None and pass_public_key(everyone) == current
+    old = try_recover(genesis_escrow(table.protos[0], 3), 3, known_secrets(table, (0, 1)))
+    assert old == bytes([12]) * 32  # player 3's first secret: the hole the re-key closes
+
+
+def test_every_seated_player_plays_on_a_fresh_secret_from_the_return() -> None:
+    table = returned_table()
+    logged = envelopes(table.protos[0])
+    seats = [e for e in logged if e.kind == "seats" and e.hand == 3]
+    rekeys = [e for e in logged if e.kind == "rekey" and e.hand == 3]
+    welcomes = [e.body["rejoin"] for e in logged if e.kind == "welcome" and e.hand == 3]
+    assert [e.sender for e in seats] == [e.sender for e in rekeys] == [0, 1, 3]
+    assert len(welcomes) == 3 and len(set(welcomes)) == 1
+    assert decode_frame(welcomes[0]).envelope.sender == 2
+    keys = {e.sender: e.body["dh"] for e in seats}
+    for player, dh in keys.items():
+        assert table.protos[0]._s.pass_key_of(player) == dh
+        assert pass_public_key(table.protos[player]._s.secret) == dh
+    # Each present player's fresh secret comes from its identity key, for this boundary.
+    own = table.ids[1].private_bytes()
+    assert table.protos[1]._s.secret == derive(own, f"rekey {GAME_ID.hex()} 3")
+
+
+def test_a_returner_that_never_rejoins_stays_the_tables_and_nobody_rekeys(tmp_path: Path) -> None:
+    """The returner signs its reclaim and vanishes before its rejoin: each present peer waits
+    its timeout, welcomes nobody, names nobody, and keeps its keys; the seat stays the table's."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+    rerun = table._maybe_rerun
+
+    def mute(i: int, msg: SignedMessage) -> SignedMessage | None:
+        return None if i == 2 and msg.envelope.kind == "rejoin" else msg
+
+    def clocks(i: int, p: GameProtocol) -> bool:
+        if rerun(i, p):
+            return True
+        if i != 2 and p.status is Status.RUNNING and 2 in p.waiting_for():
+            p.give_up_on(2, TIMEOUT, stalled=True)
+            return True
+        return False
+
+    table.tampering(mute)
+    table.choose = clocks
+    table.play()
+    for p in table.protos:
+        assert p.status is Status.FINISHED and p.table_seats == {2}, (p.step, p.abort)
+    assert len({tuple(p.entries) for p in table.protos}) == 1
+    refused = events_of(table, ReclaimRefused)
+    assert refused and all(r.by == () for r in refused)  # type: ignore[attr-defined]
+    assert not events_of(table, SeatReclaimed)
+    first = table.protos[0]._s
+    for p in (0, 1, 3):
+        assert first.pass_key_of(p) == pass_public_key(bytes([p + 9]) * 32)
+    report = audit(tmp_path, table.protos[1].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert report.abort is None and report.returns
+    assert all(r.refused_by == () and not r.back for r in report.returns)
+
+
+def test_a_box_said_bad_in_the_rekey_keeps_every_old_key_for_that_hand(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Player 1 says player 3's fresh box to it does not open: nobody switches at that
+    boundary (a switch with a share missing would leave 3's fresh secret unrecoverable), the
+    log names who said so, and the seat is back one hand later."""
+    bad_boxes = rekey._bad_boxes
+
+    def lie(s: Any, r: Any) -> list[int]:
+        return [3] if s.me == 1 and s.step.hand == 3 else bad_boxes(s, r)
+
+    monkeypatch.setattr(rekey, "_bad_boxes", lie)
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+    table.play()
+    assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
+    assert len({tuple(p.entries) for p in table.protos}) == 1
+    (refused,) = events_of(table, ReclaimRefused)
+    assert refused.by == (table.protos[0].seat_of[1],) and refused.hand == 3  # type: ignore[attr-defined]
+    assert [e.hand for e in events_of(table, SeatReclaimed)] == [4]  # type: ignore[attr-defined]
+    seats4 = {
+        e.sender: e.body["dh"]
+        for e in envelopes(table.protos[0])
+        if e.kind == "seats" and e.hand == 4
+    }
+    for p in (0, 1, 3):
+        assert table.protos[0]._s.pass_key_of(p) == seats4[p]
+    report = audit(tmp_path, table.protos[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+
+
+def test_a_rejoin_signed_by_another_player_is_its_signers_proven_forgery(tmp_path: Path) -> None:
+    """Player 0 signs a rejoin in the returner's name, sealing the returner's shares to keys of
+    its choosing: its own signature names it; the honest peers agree and the audit too."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+    sent: list[SignedMessage] = []
+
+    def forge(i: int, msg: SignedMessage) -> SignedMessage:
+        if i == 2 and msg.envelope.kind == "rejoin" and not sent:
+            sent.append(signed_as(table.ids[0], msg))
+            table.queue += [(j, sent[0]) for j in (1, 3)]
+        return msg
+
+    table.tampering(forge)
+    table.play()
+    honest = [table.protos[1], table.protos[3]]
+    assert sent and honest[0].entries == honest[1].entries
+    for p in honest:
+        assert p.abort is not None and p.abort.culprit == 0, (p.step, p.abort)
+    report = audit(tmp_path, honest[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert (report.abort.blamed or "").endswith("(p0)") if report.abort else False
