@@ -15,6 +15,7 @@ from hearts_p2p.audit import AuditReport
 from hearts_p2p.game import GameProtocol, ReclaimRefused, SeatReclaimed, Status
 from hearts_p2p.game.escrow import EscrowEntry, open_entry, recover
 from hearts_p2p.game.keys import derive, pass_key, pass_public_key
+from hearts_p2p.rules import Rules
 from hearts_p2p.wire import SignedMessage, decode_frame
 
 from .table import GAME_ID
@@ -34,7 +35,7 @@ def public_secrets(p: GameProtocol) -> list[bytes]:
     for env in envelopes(p):
         if env.kind == "recover":
             rounds.setdefault((env.body["player"], env.prev), []).append(env.body["share"])
-    return [recover(shares) for shares in rounds.values() if len(shares) == PLAYERS - 1]
+    return [recover(shares) for shares in rounds.values() if len(shares) == p.players - 1]
 
 
 def known_secrets(table: ComebackTable, colluders: tuple[int, ...]) -> list[bytes]:
@@ -67,37 +68,42 @@ def try_recover(escrow: dict[int, EscrowEntry], target: int, pool: list[bytes]) 
 
 def genesis_escrow(p: GameProtocol, target: int) -> dict[int, EscrowEntry]:
     (accept,) = [e for e in envelopes(p) if e.kind == "accept" and e.sender == target]
-    holders = [h for h in range(PLAYERS) if h != target]
+    holders = [h for h in range(p.players) if h != target]
     entries = [EscrowEntry.from_wire(item) for item in accept.body["escrow"]]
     return {h: e for h, e in zip(holders, entries, strict=True) if e is not None}
 
 
-def returned_table() -> ComebackTable:
-    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+def returned_table(players: int = PLAYERS) -> ComebackTable:
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2, rules=Rules(players, target=40))
     table.play()
     assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
     assert [e.hand for e in events_of(table, SeatReclaimed)] == [3]  # type: ignore[attr-defined]
     return table
 
 
-def test_after_a_return_no_two_of_four_players_recover_a_seated_players_secret() -> None:
-    """Players 0..3, player 2 taken over in hand 1 and back from hand 3. Any two players pool
-    everything they hold and everything public: no seated player's escrow opens for them. The
-    same attack opens the escrow a player had before the return (its box to 2 was sealed to
-    2's old key, public since the takeover): what an un-re-keyed table left to two players."""
-    table = returned_table()
+@pytest.mark.parametrize("players", [3, 4])
+def test_after_a_return_no_n_minus_2_players_recover_a_seated_players_secret(
+    players: int,
+) -> None:
+    """Player 2 taken over in hand 1 and back from hand 3. Any N−2 players (a single one at 3
+    seats) pool everything they hold and everything public: no seated player's escrow opens
+    for them. The same attack opens the escrow player 0 had before the return (its box to 2
+    was sealed to 2's old key, public since the takeover): what an un-re-keyed table left to
+    N−2 players."""
+    table = returned_table(players)
     observer = table.protos[0]._s
-    for target in range(PLAYERS):
-        others = tuple(p for p in range(PLAYERS) if p != target)
+    for target in range(players):
+        others = tuple(p for p in range(players) if p != target)
         current = pass_public_key(table.protos[target]._s.secret)
         assert observer.pass_key_of(target) == current  # it plays on its fresh secret
-        for colluders in combinations(others, PLAYERS - 2):
+        for colluders in combinations(others, players - 2):
             pool = known_secrets(table, colluders)
             assert try_recover(observer.escrow[target], target, pool) is None, colluders
         everyone = try_recover(observer.escrow[target], target, known_secrets(table, others))
         assert everyone is not None and pass_public_key(everyone) == current
-    old = try_recover(genesis_escrow(table.protos[0], 3), 3, known_secrets(table, (0, 1)))
-    assert old == bytes([12]) * 32  # player 3's first secret: the hole the re-key closes
+    colluders = tuple(p for p in range(1, players) if p != 2)
+    old = try_recover(genesis_escrow(table.protos[0], 0), 0, known_secrets(table, colluders))
+    assert old == bytes([9]) * 32  # player 0's first secret: the hole the re-key closes
 
 
 def test_every_seated_player_plays_on_a_fresh_secret_from_the_return() -> None:
@@ -204,3 +210,49 @@ def test_a_rejoin_signed_by_another_player_is_its_signers_proven_forgery(tmp_pat
     report = audit(tmp_path, honest[0].entries)
     assert isinstance(report, AuditReport) and report.valid, report.problems
     assert (report.abort.blamed or "").endswith("(p0)") if report.abort else False
+
+
+def test_a_fresh_box_to_a_seat_the_table_plays_that_does_not_open_is_its_senders_cheat(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Player 3 goes silent in the ``seats`` step that carries player 2's reclaim and is taken
+    over; in ``rekey`` player 0 seals garbage to 3's box, which anyone opens with 3's recovered
+    key: every honest peer names 0, and the audit too."""
+    make = rekey.make_escrow
+
+    def spoil(secret: bytes, game_id: bytes, sender: int, keys: Any) -> list[EscrowEntry]:
+        out = make(secret, game_id, sender, keys)
+        if sender == 0:
+            box = out[-1]  # holders 1, 2, 3: the last is 3's
+            out[-1] = EscrowEntry(box.commitment, box.ephemeral, bytes(len(box.sealed)))
+        return out
+
+    monkeypatch.setattr(rekey, "make_escrow", spoil)
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=1)
+    rerun = table._maybe_rerun
+    stalled: list[bool] = []
+
+    def stall(i: int, msg: SignedMessage) -> SignedMessage | None:
+        if i == 3 and msg.envelope.kind == "seats":
+            stalled.append(True)
+        return None if i == 3 and stalled else msg
+
+    def clocks(i: int, p: GameProtocol) -> bool:
+        if rerun(i, p):
+            return True
+        if i in (0, 1) and stalled and p.status is Status.RUNNING and 3 in p.waiting_for():
+            p.give_up_on(3, TIMEOUT)
+            return True
+        return False
+
+    table.tampering(stall)
+    table.choose = clocks
+    table.play()
+    honest = [table.protos[1], table.protos[2]]
+    assert honest[0].entries == honest[1].entries
+    for p in honest:
+        assert p.abort is not None and p.abort.culprit == 0, (p.step, p.abort)
+        assert "sealed a bad escrow share to p3" in p.abort.reason
+    report = audit(tmp_path, honest[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert report.abort is not None and (report.abort.blamed or "").endswith("(p0)")
