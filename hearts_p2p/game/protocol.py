@@ -222,8 +222,10 @@ class GameProtocol:
         return self._s.step.kind is StepKind.OPEN and hand is not None and bool(hand.trick)
 
     def pending(self) -> list[SignedMessage]:
-        """The current step's messages so far, in log order (to catch a peer up)."""
-        return self._s.step.in_order()
+        """The current step's messages so far, in log order, and the returner's rejoin while a
+        ``welcome`` waits for it (to catch a peer up: neither is in the log yet)."""
+        held = self._s.rekeying.rejoin if self._s.rekeying is not None else None
+        return [*self._s.step.in_order(), *([decode_frame(held)] if held is not None else [])]
 
     def waiting_for(self) -> list[int]:
         """Players the game is waiting on now: while a takeover round this peer has voted in

@@ -256,3 +256,47 @@ def test_a_fresh_box_to_a_seat_the_table_plays_that_does_not_open_is_its_senders
     report = audit(tmp_path, honest[0].entries)
     assert isinstance(report, AuditReport) and report.valid, report.problems
     assert report.abort is not None and (report.abort.blamed or "").endswith("(p0)")
+
+
+def test_a_returner_restarted_before_its_rejoin_left_sends_it_again_and_a_sync_carries_it(
+    tmp_path: Path,
+) -> None:
+    """The returner's first rejoin is lost and it restarts from its log: it signs the same
+    rejoin again. Given to one present peer only, that peer's catch-up for others (``pending``)
+    holds it, since it is in no log yet; the seat is back and every log is the same."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+    rerun = table._maybe_rerun
+    lost: list[SignedMessage] = []
+    again: list[SignedMessage] = []
+
+    def drop(i: int, msg: SignedMessage) -> SignedMessage | None:
+        if i == 2 and msg.envelope.kind == "rejoin":
+            (lost if not lost else again).append(msg)
+            return None
+        return msg
+
+    def restart(i: int, p: GameProtocol) -> bool:
+        if rerun(i, p):
+            return True
+        if i != 2 or not lost or again or p is not table.reborn:
+            return False
+        new = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[2], bytes([11]) * 32,
+                           choices=p.choices)  # fmt: skip
+        new.resume(p.entries)
+        out, _, _ = new.drain()
+        again.extend(m for m in out if m.envelope.kind == "rejoin")
+        table.reborn = table.protos[2] = new
+        first = table.protos[0]
+        first.receive(again[0])
+        assert again[0].raw in [m.raw for m in first.pending()]
+        return True
+
+    table.tampering(drop)
+    table.choose = restart
+    table.play()
+    assert [m.raw for m in again] == [lost[0].raw]  # the same bytes, re-derived
+    assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
+    assert len({tuple(p.entries) for p in table.protos}) == 1
+    assert [e.hand for e in events_of(table, SeatReclaimed)] == [3]  # type: ignore[attr-defined]
+    report = audit(tmp_path, table.protos[3].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
