@@ -190,8 +190,8 @@ def _after_seats(s: GameState, done: Step) -> None:
     keys: dict[int, bytes] = {}
     for player in done.senders:
         parsed = done.parsed.get(player)
-        if not isinstance(parsed, tuple):
-            continue  # the table's part of a seat taken over in this step
+        if not isinstance(parsed, tuple) or player in s.table:
+            continue  # taken over in this step, its part sent or not: it takes no fresh key
         offers, keys[player] = parsed
         for offer in offers:
             assert isinstance(offer, Offer)

@@ -113,7 +113,8 @@ def _name(s: GameState, player: int) -> str:
 
 def _entries(s: GameState, r: Rekeying, sender: int, items: object) -> dict[int, EscrowEntry]:
     """An escrow of ``sender``'s fresh secret; raises ValueError with what is wrong. A box to a
-    seat the table keeps is opened by anyone, so it must open."""
+    seat the table played when the boundary began is opened by anyone, so it must open (one
+    taken over since was sealed to its fresh key: the return then waits)."""
     holders = [h for h in s.everyone() if h != sender]
     if not isinstance(items, list) or len(items) != len(holders):
         raise ValueError(f"its escrow is not {len(holders)} entries")
@@ -123,10 +124,8 @@ def _entries(s: GameState, r: Rekeying, sender: int, items: object) -> dict[int,
         if entry is None:
             raise ValueError("its escrow holds a malformed entry")
         escrow[holder] = entry
-    for holder, seat in s.table.items():
-        if holder in (sender, r.offer.player):
-            continue
-        key, receiver = pass_key(seat.secret), s.pass_key_of(holder)
+    for holder in r.table - {sender, r.offer.player}:
+        key, receiver = pass_key(s.table[holder].secret), s.pass_key_of(holder)
         if open_entry(escrow[holder], s.game_id, sender, holder, key, receiver) is None:
             raise ValueError(f"sealed a bad escrow share to {_name(s, holder)}")
     return escrow

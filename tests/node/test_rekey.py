@@ -300,3 +300,77 @@ def test_a_returner_restarted_before_its_rejoin_left_sends_it_again_and_a_sync_c
     assert [e.hand for e in events_of(table, SeatReclaimed)] == [3]  # type: ignore[attr-defined]
     report = audit(tmp_path, table.protos[3].entries)
     assert isinstance(report, AuditReport) and report.valid, report.problems
+
+
+def test_a_player_who_leaves_during_the_rekey_leaves_every_key_as_it_was(tmp_path: Path) -> None:
+    """Player 3 signs that it leaves instead of its ``rekey`` message, so it is taken over in
+    that step: the others' fresh boxes to it were sealed to a fresh key nobody recovers, and
+    no honest sender is named for them. Nobody switches at that boundary; player 2 comes back
+    at the next one, with 3 the table's."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+    left: list[bool] = []
+
+    def leave(i: int, msg: SignedMessage) -> SignedMessage | None:
+        if i == 3 and msg.envelope.kind == "rekey" and not left:
+            left.append(True)
+            table.protos[3].quit("p3")
+            return None
+        return msg
+
+    table.tampering(leave)
+    table.play()
+    assert left
+    stayed = table.protos[:3]  # the leaver's own game ended when it left
+    for p in stayed:
+        assert p.status is Status.FINISHED and p.table_seats == {3}, (p.step, p.abort)
+    assert len({tuple(p.entries) for p in stayed}) == 1
+    (refused,) = events_of(table, ReclaimRefused)
+    assert refused.hand == 3 and refused.by == ()  # type: ignore[attr-defined]
+    assert [e.hand for e in events_of(table, SeatReclaimed)] == [4]  # type: ignore[attr-defined]
+    report = audit(tmp_path, table.protos[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert report.abort is None
+    assert [(t.name, t.hand, t.ending) for t in report.takeovers] == [
+        ("p2", 1, "gone"),
+        ("p3", 3, "left"),
+    ]
+
+
+def test_a_player_who_leaves_after_its_seats_message_gets_boxes_anyone_opens() -> None:
+    """Player 3 sends its ``seats`` message (with a fresh key) and then leaves, and is taken
+    over before the step completes: it is the table's, so the fresh escrows' boxes to it are
+    sealed to its recovered key, which every peer opens if another seat leaves later."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+    held: list[SignedMessage] = []
+
+    def leave(i: int, msg: SignedMessage) -> SignedMessage | None:
+        if msg.envelope.kind != "seats" or msg.envelope.hand != 3:
+            return msg
+        if i in (0, 1):
+            held.append(msg)  # the step stays open everywhere until 3's leave is in
+            return None
+        if i == 3:
+            table.protos[3].quit("p3")
+        return msg
+
+    def release(i: int, p: GameProtocol) -> bool:
+        if not held:
+            return False
+        table.queue += [(j, m) for m in held for j in range(4) if j != m.envelope.sender]
+        held.clear()
+        return True
+
+    rerun = table._maybe_rerun
+    table.tampering(leave)
+    table.choose = lambda i, p: rerun(i, p) or release(i, p)
+    table.play()
+    stayed = table.protos[:3]
+    for p in stayed:
+        assert p.status is Status.FINISHED and p.table_seats == {3}, (p.step, p.abort)
+    assert len({tuple(p.entries) for p in stayed}) == 1
+    assert [e.hand for e in events_of(table, SeatReclaimed)] == [3]  # type: ignore[attr-defined]
+    s = table.protos[0]._s
+    gone = pass_key(s.table[3].secret)
+    for sender in (0, 1, 2):
+        box = s.escrow[sender][3]
+        assert open_entry(box, GAME_ID, sender, 3, gone, s.pass_key_of(3)) is not None
