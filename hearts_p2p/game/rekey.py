@@ -124,7 +124,7 @@ def _entries(s: GameState, r: Rekeying, sender: int, items: object) -> dict[int,
         if entry is None:
             raise ValueError("its escrow holds a malformed entry")
         escrow[holder] = entry
-    for holder in r.table - {sender, r.offer.player}:
+    for holder in sorted(r.table - {sender, r.offer.player}):
         key, receiver = pass_key(s.table[holder].secret), s.pass_key_of(holder)
         if open_entry(escrow[holder], s.game_id, sender, holder, key, receiver) is None:
             raise ValueError(f"sealed a bad escrow share to {_name(s, holder)}")

@@ -374,3 +374,58 @@ def test_a_player_who_leaves_after_its_seats_message_gets_boxes_anyone_opens() -
     for sender in (0, 1, 2):
         box = s.escrow[sender][3]
         assert open_entry(box, GAME_ID, sender, 3, gone, s.pass_key_of(3)) is not None
+
+
+def test_a_welcome_carrying_a_rejoin_that_is_not_valid_is_its_senders_cheat(
+    tmp_path: Path,
+) -> None:
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+
+    def junk(i: int, msg: SignedMessage) -> SignedMessage:
+        env = msg.envelope
+        if i == 0 and env.kind == "welcome" and env.body["rejoin"] is not None:
+            return signed_as(table.ids[0], msg, body={**env.body, "rejoin": b"junk"})
+        return msg
+
+    table.tampering(junk)
+    table.play()
+    honest = [table.protos[1], table.protos[2], table.protos[3]]
+    assert len({tuple(p.entries) for p in honest}) == 1
+    for p in honest:
+        assert p.abort is not None and p.abort.culprit == 0, (p.step, p.abort)
+        assert "carried a rejoin that is not valid" in p.abort.reason
+    report = audit(tmp_path, honest[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert report.abort is not None and (report.abort.blamed or "").endswith("(p0)")
+
+
+def test_a_returner_that_signs_two_rejoins_stays_the_tables_for_that_hand_naming_nobody(
+    tmp_path: Path,
+) -> None:
+    """The returner gives players 0 and 1 one rejoin and player 3 another (both valid): the
+    welcomes carry different rejoins, so nobody switches; nobody present is named, and the seat
+    is back at the next boundary."""
+    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
+    split: list[SignedMessage] = []
+
+    def two(i: int, msg: SignedMessage) -> SignedMessage | None:
+        if i != 2 or msg.envelope.kind != "rejoin" or split:
+            return msg
+        other = signed_as(table.ids[2], msg, body={**msg.envelope.body, "bad": [0]})
+        split.append(other)
+        table.queue += [(0, msg), (1, msg), (3, other)]
+        return None
+
+    table.tampering(two)
+    table.play()
+    assert split
+    assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
+    assert len({tuple(p.entries) for p in table.protos}) == 1
+    (refused,) = events_of(table, ReclaimRefused)
+    assert refused.hand == 3 and refused.by == ()  # type: ignore[attr-defined]
+    assert [e.hand for e in events_of(table, SeatReclaimed)] == [4]  # type: ignore[attr-defined]
+    welcomes = {e.body["rejoin"] for e in envelopes(table.protos[0]) if e.kind == "welcome"}
+    assert len(welcomes) == 3  # two rejoins at hand 3, one at hand 4
+    report = audit(tmp_path, table.protos[0].entries)
+    assert isinstance(report, AuditReport) and report.valid, report.problems
+    assert report.abort is None
