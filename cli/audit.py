@@ -129,12 +129,14 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
         )
     for back in report.returns:
         who = clean(report.name(back.seat), 60)
-        if back.refused_by:
+        if back.back:
+            lines.append(f"{who} took its seat back at hand {back.hand}; every seat re-keyed")
+        elif back.refused_by:
             by = ", ".join(clean(report.name(s), 60) for s in back.refused_by)
-            lines.append(f"{who} asked its seat back at hand {back.hand}; refused: {by} said "
-                         "its escrow box to them does not open")  # fmt: skip
+            why = "said a fresh escrow box to them does not open, or carried no rejoin"
+            lines.append(f"{who} asked its seat back at hand {back.hand}; refused: {by} {why}")
         else:
-            lines.append(f"{who} took its seat back at hand {back.hand}, with a fresh secret")
+            lines.append(f"{who} asked its seat back at hand {back.hand}; its rejoin never came")
     return lines + end_lines(report)
 
 

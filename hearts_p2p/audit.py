@@ -153,14 +153,15 @@ class TakeoverSummary:
 
 @dataclass(frozen=True)
 class ReturnSummary:
-    """A seat the table played that its player asked back at a hand boundary: ``refused_by``
-    lists the seats that said the escrow box it sealed to them does not open (empty: it was
-    a person's again from hand ``hand``)."""
+    """A seat the table played that its player asked back at a hand boundary: ``back`` if it was
+    a person's again from hand ``hand``; else ``refused_by`` lists the seats that kept it off
+    (empty: its fresh escrow never came)."""
 
     seat: int
     name: str
     hand: int
     refused_by: tuple[int, ...] = ()
+    back: bool = False
 
 
 @dataclass
@@ -302,7 +303,13 @@ def _replay(
         if isinstance(e, SeatTakenOver)
     ]
     report.returns = [
-        ReturnSummary(e.seat, e.name, e.hand, e.by if isinstance(e, ReclaimRefused) else ())
+        ReturnSummary(
+            e.seat,
+            e.name,
+            e.hand,
+            e.by if isinstance(e, ReclaimRefused) else (),
+            back=isinstance(e, SeatReclaimed),
+        )
         for e in events
         if isinstance(e, SeatReclaimed | ReclaimRefused)
     ]

@@ -132,8 +132,12 @@ def reclaimed_text(
             return f"you are back from hand {event.hand}: your seat and your cards are yours again"
         return f"{who} is back from hand {event.hand}, dealt like everyone again"
     asker = "you" if you else who
+    why = (
+        f"{by} signed that a fresh escrow box sealed to them does not open, or had no rejoin"
+        if by
+        else "its fresh escrow did not come in time"
+    )
     return (
-        f"{asker} asked to come back at hand {event.hand}, but {by} signed that the escrow box "
-        "sealed to them does not open: the table plays that seat on, and it is asked back "
-        "again at the next hand"
+        f"{asker} asked to come back at hand {event.hand}, but {why}: the table plays that "
+        "seat on, nobody's keys changed, and it is asked back again at the next hand"
     )

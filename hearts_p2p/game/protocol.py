@@ -63,6 +63,7 @@ from .reclaim import (
     table_part,
     take_offer,
 )
+from .rekey import REJOIN, awaited, give_up, sign_rejoin, take_rejoin
 from .seating import SEATING
 from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
@@ -229,8 +230,10 @@ class GameProtocol:
         return self._s.step.kind is StepKind.OPEN and hand is not None and bool(hand.trick)
 
     def pending(self) -> list[SignedMessage]:
-        """The current step's messages so far, in log order (to catch a peer up)."""
-        return self._s.step.in_order()
+        """The current step's messages so far, in log order, and the returner's rejoin while a
+        ``welcome`` waits for it (to catch a peer up: neither is in the log yet)."""
+        held = self._s.rekeying.rejoin if self._s.rekeying is not None else None
+        return [*self._s.step.in_order(), *([decode_frame(held)] if held is not None else [])]
 
     def waiting_for(self) -> list[int]:
         """Players the game is waiting on now: while a takeover round this peer has voted in
@@ -238,6 +241,9 @@ class GameProtocol:
         s = self._s
         if s.status not in (Status.RUNNING, Status.AWAITING_GENESIS):
             return []
+        returner = awaited(s)
+        if returner is not None:
+            return [returner]  # its rejoin, before this peer's welcome
         r = s.round
         if r is not None and r.prev == s.step.prev:
             if r.state is RoundState.VOTING and s.me in r.votes:
@@ -400,6 +406,9 @@ class GameProtocol:
             return
         if s.silent:
             return  # a seat the table plays has no word on anyone's
+        if give_up(s, player):
+            self._send_own()  # its rejoin never came: this peer welcomes nobody
+            return
         r = s.round
         if player in s.table or (
             r is not None and r.prev == s.step.prev and r.about == player and s.me in r.votes
@@ -484,6 +493,9 @@ class GameProtocol:
                 continue
         pending = {m.raw for m in self._s.step.got.values()}
         out, _, events = self.drain()
+        # A rejoin is no step's part: sent again while its ``welcome`` is under way.
+        step = self._s.step
+        pending |= {m.raw for m in out if (m.envelope.kind, m.envelope.prev) == (REJOIN, step.prev)}
         self.take_relays()  # what the log holds, the peers have: sync, not relays, catches up
         self._s.outbox = [m for m in out if m.raw in pending]
         saved = self._s.choices.get(VOTE)
@@ -526,6 +538,11 @@ class GameProtocol:
         if env.kind == RECLAIM:
             s.frames.add(msg.raw)
             take_offer(s, msg)  # the one word of a seat the table plays: asking it back
+            return
+        if env.kind == REJOIN:
+            s.frames.add(msg.raw)
+            if take_rejoin(s, msg):  # and, as it comes back, its fresh escrow
+                self._send_own()
             return
         if env.kind not in ("abort", *TAKEOVER_KINDS):
             self._second(msg)  # proven whenever it comes, from a seat the table plays too
@@ -735,6 +752,7 @@ class GameProtocol:
                 self._receive(msg)
         self._vote_left()
         self._offer()
+        self._rejoin()
         if s.later and s.status is Status.RUNNING:
             later, s.later = s.later, []
             for msg in later:
@@ -927,14 +945,23 @@ class GameProtocol:
         s = self._s
         if s.status is not Status.RUNNING or next_hand(s) == self._offered:
             return
-        if s.step.kind is StepKind.WELCOME:
-            return  # its reclaim for this hand is being checked: the next comes if refused
+        if s.step.kind in (StepKind.REKEY, StepKind.WELCOME):
+            return  # its reclaim for this hand is being taken: the next comes if refused
         msg = sign_offer(s)
         if msg is not None:
             self._offered = next_hand(s)
             s.outbox.append(msg)
             s.frames.add(msg.raw)
             take_offer(s, msg)
+
+    def _rejoin(self) -> None:
+        """This seat's escrow of its fresh secret, once every present player has sent its own
+        in ``rekey``: the others carry it in ``welcome``."""
+        msg = sign_rejoin(self._s)
+        if msg is not None:
+            self._s.outbox.append(msg)
+            self._s.frames.add(msg.raw)
+            take_rejoin(self._s, msg)
 
     def _share(self, about: int) -> None:
         """Show this player's escrow share of the seat the survivors agreed to take over."""

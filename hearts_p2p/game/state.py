@@ -24,6 +24,7 @@ from .genesis import Genesis
 from .handflow import HandFlow
 from .keys import derive, pass_key, pass_public_key
 from .outcome import Abort
+from .rekeying import Rekeying
 from .replay import HandAction
 from .steps import AHEAD, Step, StepId, StepKind
 from .tableseat import Round, TableSeat
@@ -120,16 +121,13 @@ class GameState:
     later: list[SignedMessage] = field(default_factory=list)
     left: dict[int, bytes] = field(default_factory=dict)  # a player's signed leave, once seen
     voted: set[bytes] = field(default_factory=set)  # steps (by prev) this peer has voted in
-    # Coming back (reclaim.py): pass keys re-keyed by a return, the reclaims held for the next
-    # hand boundary (by player), the ones a boundary accepted and whose boxes are checked now,
-    # shares of escrow boxes that anyone opens (sealed to a seat's old key, public since), the
+    # Coming back (reclaim.py, rekey.py): pass keys re-keyed by a return, the reclaims held
+    # for the next hand boundary (by player), the return under way at this boundary, the
     # steps whose part this seat must not send (it was voted out there) and the returns so far
     # by player.
     dh: dict[int, bytes] = field(default_factory=dict)
     offers: dict[int, bytes] = field(default_factory=dict)
-    welcome: dict[int, Any] = field(default_factory=dict)
-    opened: dict[int, bytes] = field(default_factory=dict)
-    public_shares: dict[tuple[int, int], bytes] = field(default_factory=dict)
+    rekeying: Rekeying | None = None
     mute: frozenset[bytes] = frozenset()
     returns: dict[int, int] = field(default_factory=dict)
     returned: list[int] = field(default_factory=list)  # back since the protocol last looked

@@ -47,7 +47,8 @@ class StepKind(StrEnum):
     REVEAL = "reveal"
     END = "end"
     SEATS = "seats"  # at a hand boundary while the table plays a seat: reclaims carried
-    WELCOME = "welcome"  # each holder says whether a reclaimer's escrow box to it opens
+    REKEY = "rekey"  # a reclaim counted: each present player escrows a fresh secret
+    WELCOME = "welcome"  # each carries the returner's rejoin and says which boxes to it fail
 
     @property
     def indexed(self) -> bool:

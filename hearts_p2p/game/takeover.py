@@ -57,7 +57,8 @@ __all__ = [
 ]
 
 _EXPOSURES = (StepKind.EXPOSE, StepKind.EXPOSE_FOURTH)
-_BETWEEN_HANDS = (StepKind.SEATS, StepKind.WELCOME)  # a hand is over, the next not dealt
+# A hand is over, the next not dealt:
+_BETWEEN_HANDS = (StepKind.SEATS, StepKind.REKEY, StepKind.WELCOME)
 
 VOTE = "takeover"
 RECOVER = "recover"
@@ -197,10 +198,6 @@ def _recover(s: GameState, r: Round) -> TableSeat:
     for holder in (p for p in s.everyone() if p != about):
         if holder in r.shares:
             shares.append(r.shares[holder].envelope.body["share"])
-            continue
-        share = s.public_shares.get((about, holder))  # sealed to a returned seat's old key
-        if share is not None:
-            shares.append(share)
             continue
         gone = s.table[holder]  # a seat taken over before: every peer opens its box itself
         entry = s.escrow[about][holder]

@@ -772,9 +772,11 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
     out["reclaimed.log"] = (
         f"a game to 40 points: {NAMES[CHEATER]} goes silent at play.5 of hand 1 and is taken "
         "over; it follows, signing "
-        "nothing, and at the end of the hand its signed reclaim (a fresh secret's pass key and "
-        "escrow) is carried in the others' seats messages; every box opens, so the next hand "
-        f"deals it normally again; {NAMES[0]}'s log, the same as every peer's, its own included",
+        "nothing, and at the end of the hand its signed reclaim (a fresh secret's pass key) is "
+        "carried in the others' seats messages with their own fresh keys; each escrows a fresh "
+        "secret in rekey, its rejoin (its escrow) is carried in welcome and every box opens, so "
+        "every seat switches to its fresh keys and the next hand deals it normally again; "
+        f"{NAMES[0]}'s log, the same as every peer's, its own included",
         log_bytes(protos[0].entries),
     )
     silent, drop = goes_silent(CHEATER, "play.5", clocks=(0,))

@@ -146,7 +146,7 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     # Taken over, it asked its seat back: the next hand deals it as a person's again.
     assert [t["name"] for t in EXPECTED["reclaimed.log"]["takeovers"]] == ["cat"]
     assert EXPECTED["reclaimed.log"]["returns"] == [
-        {"seat": 3, "name": "cat", "hand": 2, "refused_by": []}
+        {"seat": 3, "name": "cat", "hand": 2, "refused_by": [], "back": True}
     ]
     assert EXPECTED["unfounded_vote.log"]["final_hash"] == EXPECTED["valid.log"]["final_hash"]
     claim = EXPECTED["claim.log"]["abort"]

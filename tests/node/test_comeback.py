@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
+import hearts_p2p.game.protocol as protocol
 import hearts_p2p.game.reclaim as reclaim
+import hearts_p2p.game.rekey as rekey
 from hearts_p2p.audit import AuditReport
 from hearts_p2p.game import (
     GameEvent,
@@ -23,7 +26,6 @@ from hearts_p2p.game import (
     Status,
     Termination,
 )
-from hearts_p2p.game.escrow import make_escrow
 from hearts_p2p.game.keys import pass_public_key
 from hearts_p2p.identity import Identity
 from hearts_p2p.rules import Rules
@@ -227,28 +229,31 @@ def test_a_seat_is_back_though_one_present_peer_carries_no_reclaim(
     send = reclaim._send_seats
 
     def withhold(s: Any) -> dict[str, Any]:
-        return {"reclaims": []} if s.me == 0 else send(s)
+        body = send(s)
+        return {**body, "reclaims": []} if s.me == 0 else body
 
     seats = reclaim.StepKind.SEATS
-    rule = replace(reclaim.BOUNDARY_STEPS[seats], send=withhold)
-    monkeypatch.setitem(reclaim.BOUNDARY_STEPS, seats, rule)
+    rule = replace(protocol.RULES[seats], send=withhold)
+    monkeypatch.setattr(protocol, "RULES", MappingProxyType({**protocol.RULES, seats: rule}))
     table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
     table.play()
     assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
     assert len({tuple(p.entries) for p in table.protos}) == 1
     assert [e.hand for e in events_of(table, SeatReclaimed)] == [3]  # type: ignore[attr-defined]
+    seats = [decode_frame(raw).envelope for raw in table.protos[0].entries]
+    assert any(e.kind == "seats" and e.sender == 0 and not e.body["reclaims"] for e in seats)
 
 
 def test_a_box_said_bad_keeps_the_seat_the_tables_for_that_hand_naming_who_said_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    bad_boxes = reclaim._bad_boxes
+    bad_boxes = rekey._bad_boxes
 
-    def lie(s: Any, holder: int, secret: bytes) -> list[int]:
-        honest = bad_boxes(s, holder, secret)
-        return [2] if holder == 0 and s.step.hand == 3 else honest
+    def lie(s: Any, r: Any) -> list[int]:
+        honest = bad_boxes(s, r)
+        return [2] if s.me == 0 and s.step.hand == 3 else honest
 
-    monkeypatch.setattr(reclaim, "_bad_boxes", lie)
+    monkeypatch.setattr(rekey, "_bad_boxes", lie)
     table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
     table.play()
     assert all(p.status is Status.FINISHED and not p.table_seats for p in table.protos)
@@ -265,9 +270,7 @@ def test_a_box_said_bad_keeps_the_seat_the_tables_for_that_hand_naming_who_said_
 def forged_reclaim(p: GameProtocol, player: int, signer: Identity) -> SignedMessage:
     """A well-formed reclaim for ``player``'s seat at the coming hand, signed by ``signer``."""
     s = p._s
-    keys = [s.pass_key_of(q) for q in range(4)]
-    escrow = [e.to_wire() for e in make_escrow(FRESH, GAME_ID, player, keys)]
-    body = {"dh": pass_public_key(FRESH), "escrow": escrow}
+    body = {"dh": pass_public_key(FRESH)}
     seq = s.next_seq.get(player, 0) + 1
     env = Envelope(PROTOCOL_VERSION, GAME_ID, reclaim.next_hand(s), "reclaim", player, seq,
                    s.step.prev, "reclaim", body)  # fmt: skip
@@ -345,7 +348,7 @@ def test_a_replayed_reclaim_is_its_carriers_proven_cheat(tmp_path: Path) -> None
         env = msg.envelope
         if i == 0 and env.kind == "seats" and env.hand == 3:
             (old,) = [m.raw for m in reclaims(table) if m.envelope.hand == 2]
-            return signed_as(table.ids[0], msg, body={"reclaims": [old]})
+            return signed_as(table.ids[0], msg, body={**env.body, "reclaims": [old]})
         return msg
 
     table.choose = back_once

@@ -48,8 +48,17 @@ def test_a_bot_killed_for_good_reruns_and_takes_its_seat_back(tmp_path: Path) ->
     assert report["status"] == "finished" and report["abort"] is None, report["abort"]
     assert [x["name"] for x in report["takeovers"]] == [f"P{ODD}"]
     (back,) = report["returns"]
-    assert back["name"] == f"P{ODD}" and back["refused_by"] == [], back
+    assert back["name"] == f"P{ODD}" and back["refused_by"] == [] and back["back"], back
     assert back["hand"] > report["takeovers"][0]["hand"]
+    # Every seated player took fresh keys with it: three rekey escrows, and the returner's
+    # rejoin carried alike in the three welcomes.
+    logged = [decode_frame(e).envelope for e in read_log(game_log(t.dirs[0])).entries]
+    rekeys = [e for e in logged if e.kind == "rekey" and e.hand == back["hand"]]
+    welcomes = {e.body["rejoin"] for e in logged if e.kind == "welcome" and e.hand == back["hand"]}
+    (rejoin,) = welcomes
+    assert len(rekeys) == 3 and decode_frame(rejoin).envelope.sender not in {
+        e.sender for e in rekeys
+    }
     shown = t.outs[ODD].read_text()
     assert "the table has played your seat since" in shown, shown[-2000:]
     assert f"you are back from hand {back['hand']}" in shown, shown[-2000:]
