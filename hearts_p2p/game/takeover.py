@@ -39,6 +39,7 @@ from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 from .tablebot import table_moon, table_pass, table_play
 from .tableseat import Evidence, Round, RoundState, TableSeat
+from .void import take_other
 
 __all__ = [
     "ENDINGS",
@@ -130,8 +131,12 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evi
     r = s.round
     if r is None or r.prev != env.prev:
         r = s.round = Round(about, env.prev)
-    if r.about != about or r.state is not RoundState.VOTING:
-        return  # a second seat in trouble in one step: the peers' own claims end the game
+    if r.about != about:
+        if r.state is not RoundState.PRESENT:
+            take_other(s, r, msg, take)  # a second seat in trouble in one step (void.py)
+        return
+    if r.state is not RoundState.VOTING:
+        return
     earlier = r.votes.get(voter)
     if earlier is not None:
         if earlier.envelope_bytes != msg.envelope_bytes:
