@@ -66,8 +66,18 @@ from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
 from .tableseat import Evidence, RoundState
 from .takeover import KINDS as TAKEOVER_KINDS
-from .takeover import RECOVER, VOTE, able, survivors, table_body, take_share, take_vote, vote_body
-from .void import due, holding, missing, muted
+from .takeover import (
+    RECOVER,
+    VOTE,
+    able,
+    decide,
+    survivors,
+    table_body,
+    take_share,
+    take_vote,
+    vote_body,
+)
+from .void import due, holding, missing, muted, owed, promote
 
 __all__ = ["RULES", "GameProtocol", "ProtocolError"]
 
@@ -818,22 +828,24 @@ class GameProtocol:
             if r.prev not in s.mute:
                 self._follow(r.prev, [r.votes[p] for p in sorted(r.votes)])
         elif r.state is RoundState.RECOVERING:
+            early, r.early = r.early, []
+            for share in early:  # shown before this peer decided the round
+                if take_share(s, share) is not None:
+                    self._play_table()
+                    self._send_own()
+                    return
             self._share(r.about)
         elif (
             r.state is RoundState.VOTING
             and self._may_vote(r.about)
-            and (s.step.has(r.about) or r.about in s.left)
+            and (s.step.has(r.about) or r.about in s.left or (r.others and owed(s, r.about)))
         ):
             # It holds the seat's part, or its leave: it answers at once, with them.
             self._vote(r.about, "left" if r.about in s.left else "stalled")
         if s is not self._s:
             return  # it followed: its state was rebuilt
         for other in sorted(r.others):
-            if (
-                s.round is r
-                and self._may_vote_other(other)
-                and (self._owed(other) or other in s.left)
-            ):
+            if s.round is r and self._may_vote_other(other) and (owed(s, other) or other in s.left):
                 # It holds what the second seat owes, or its leave: it answers at once.
                 self._vote_other(other, "left" if other in s.left else "stalled")
         self._send_own()  # a part held back while a void could come (void.holding)
@@ -842,6 +854,9 @@ class GameProtocol:
         """Open the seats whose secrets the votes say are lost, void the hand and deal the next
         (redeal.py); whether it did."""
         s = self._s
+        turned = promote(s)
+        if turned is not None:
+            decide(s, turned)  # the round is about the other seat now
         seats = due(s)
         if seats is None:
             return False
@@ -859,20 +874,11 @@ class GameProtocol:
         r = s.round
         if not able(s) or s.me is None or s.me in s.table or r is None or r.prev != s.step.prev:
             return False
-        if r.state is RoundState.PRESENT or r.shown or player == r.about or s.me == r.about:
+        if r.state is RoundState.PRESENT or r.shown or player == r.about:
             return False
         if player == s.me or player in s.table or not 0 <= player < s.players:
             return False
-        return s.me not in r.others and s.me not in r.others.get(player, {})
-
-    def _owed(self, player: int) -> SignedMessage | None:
-        """What this peer holds of ``player``'s in the open round's step: its vote or share in
-        the round, else its part of the step."""
-        s = self._s
-        r = s.round
-        assert r is not None
-        held = r.shares.get(player) if r.state is RoundState.RECOVERING else r.votes.get(player)
-        return held or s.step.got.get(player)
+        return s.me not in r.others.get(player, {})
 
     def _vote_other(self, player: int, ending: str) -> None:
         """Vote on a second seat in trouble in this step, with what this peer holds of it; saved
@@ -886,9 +892,9 @@ class GameProtocol:
         msg = next((m for m in mine if m.envelope.body.get("player") == player), None)
         if msg is None:
             evidence = [s.left[player]] if player in s.left else []
-            owed = self._owed(player)
-            if owed is not None:
-                evidence.append(owed.raw)
+            held = owed(s, player)
+            if held is not None:
+                evidence.append(held.raw)
             body = {"player": player, "ending": ending, "evidence": evidence}
             msg = s.sign(VOTE, VOTE, body, s.step.prev)
             s.choices[_OTHERS] = {"prev": s.step.prev, "frames": [*frames, msg.raw]}
@@ -901,7 +907,7 @@ class GameProtocol:
         it had come alone; PART if it now counts in the round (the seat is still there)."""
         s = self._s
         r = s.round
-        if r is None or frame.envelope.prev != r.prev or about == r.about:
+        if r is None or frame.envelope.prev != r.prev:
             return Evidence.NOTHING
         if frame.raw not in s.frames:
             self._evidence = True
@@ -909,7 +915,7 @@ class GameProtocol:
                 self._receive(frame)
             finally:
                 self._evidence = False
-        held = (r.votes.get(about), r.shares.get(about))
+        held = [r.votes.get(about), r.shares.get(about), *(v.get(about) for v in r.others.values())]
         return (
             Evidence.PART
             if any(m is not None and m.raw == frame.raw for m in held)

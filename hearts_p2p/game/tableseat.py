@@ -61,3 +61,4 @@ class Round:
     # seats a vote showed still there (it carried their vote, share or part of this step).
     others: dict[int, dict[int, SignedMessage]] = field(default_factory=dict)
     shown: set[int] = field(default_factory=set)
+    early: list[SignedMessage] = field(default_factory=list)  # shares before this peer decided

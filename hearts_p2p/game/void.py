@@ -25,6 +25,7 @@ from .state import GameState, Status
 from .tableseat import Evidence, Round, RoundState
 
 __all__ = [
+    "MIN_VOTERS",
     "OPEN_TAG",
     "due",
     "holding",
@@ -32,6 +33,8 @@ __all__ = [
     "missing",
     "muted",
     "open_secret",
+    "owed",
+    "promote",
     "take_other",
     "trouble",
     "voters",
@@ -39,6 +42,9 @@ __all__ = [
 ]
 
 OPEN_TAG = b"hearts-p2p/open-seat/v1"
+# Seats in trouble together are lost only on the votes of at least this many others: so no
+# peer alone, voting every other seat out at once, can void a hand.
+MIN_VOTERS = 2
 
 
 def open_secret(game_id: bytes, player: int) -> bytes:
@@ -105,6 +111,36 @@ def take_other(
         s.relays.append(msg)
 
 
+def owed(s: GameState, player: int) -> SignedMessage | None:
+    """What this peer holds of ``player``'s in the current step: its part, else a vote or share
+    it signed in the step's round (a seat another seat's trouble holds up shows it is there by
+    the votes it signed)."""
+    part = s.step.got.get(player)
+    r = s.round
+    if part is not None or r is None or r.prev != s.step.prev:
+        return part
+    signed = [r.shares.get(player), r.votes.get(player)]
+    signed += [votes.get(player) for _, votes in sorted(r.others.items())]
+    return next((m for m in signed if m is not None), None)
+
+
+def promote(s: GameState) -> Round | None:
+    """The round's seat was shown there (a vote carried a frame it signed in the step) while
+    exactly one other seat is in trouble and not shown there: the round turns to that seat,
+    with the votes on it, and is decided as any round. So a false vote taken first at some
+    peers holds nothing up."""
+    r = s.round
+    if r is None or r.prev != s.step.prev or r.state is not RoundState.VOTING or not r.carried:
+        return None
+    rest = [t for t in r.others if t not in r.shown]
+    if len(rest) != 1:
+        return None
+    (about,) = rest
+    turned = Round(about, r.prev, votes=r.others[about], left=about in s.left, early=r.early)
+    s.round = turned
+    return turned
+
+
 def muted(s: GameState, msg: SignedMessage) -> bool:
     """Whether this peer, having voted on a second seat, takes that seat's frames of the step
     only as a vote's evidence: so no peer counts one the others decided without."""
@@ -141,4 +177,6 @@ def due(s: GameState) -> tuple[int, ...] | None:
         return None
     if r.state is RoundState.PRESENT or r.carried or r.shown or missing(s, r):
         return None  # a seat answered (through a vote): the others' own claims end it (6.9)
+    if len(voters(s, r)) < MIN_VOTERS:
+        return None  # one peer's word alone could name every other seat gone
     return tuple(trouble(r))

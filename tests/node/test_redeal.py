@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hearts_p2p.audit import AuditReport, audit_log
-from hearts_p2p.game import GameProtocol, Status
+from hearts_p2p.game import GameProtocol, Status, Termination
 from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import SignedMessage, decode_frame
@@ -131,18 +131,37 @@ def test_the_seats_that_shuffle_are_the_live_ones_and_the_rest_are_open(tmp_path
     assert later and {e.sender for e in later} == {1, 2}
 
 
-def test_three_seats_with_one_left_live_end_the_game_on_the_totals_so_far(tmp_path: Path) -> None:
-    rules = Rules(players=3, target=200)
-    table = GroupDyingTable(rules, {0: (2, "play.4"), 2: (2, "play.4")}, seed=2)
+def test_a_third_seat_lost_with_one_player_left_ends_the_game_on_the_totals_so_far(
+    tmp_path: Path,
+) -> None:
+    """Two seats lost together in hand 2; in hand 3 a third goes, whose escrow needs their
+    shares: one player would be left, so hand 3 is voided and the game ends there, on the totals
+    of hands 1 and 2, with a winner."""
+    dead = {1: (2, "play.4"), 2: (2, "play.4"), 3: (3, "play.10")}
+    table = GroupDyingTable(Rules(target=200), dead, seed=2)
     table.play()
     (alive,) = table.alive()
     assert alive.status is Status.FINISHED, (alive.step, alive.abort)
     report = audit(tmp_path, alive.entries)
     assert report.valid, report.problems
-    (void,) = report.voids
-    assert void.hand == 2 and void.redeal is None
-    assert alive.result is not None and alive.result.hands == 2
-    assert len(report.hands) == 1  # hand 1 counted, hand 2 voided
+    assert [(v.hand, v.redeal) for v in report.voids] == [(2, 3), (3, None)]
+    assert alive.result is not None and alive.result.winners and alive.result.hands == 3
+    assert [h.number for h in report.hands] == [1]
+    assert report.totals == alive.result.totals
+
+
+def test_three_seats_two_gone_at_once_end_on_the_survivors_claim(tmp_path: Path) -> None:
+    """At three seats the one player left cannot be told from a peer voting every other seat
+    out at once: no hand is voided on one peer's word, and it ends on its own claim (6.9),
+    blaming no one."""
+    table = GroupDyingTable(Rules(players=3, target=200), {0: (2, "play.4"), 2: (2, "play.4")})
+    table.run()
+    table.expire()
+    (alive,) = table.alive()
+    assert alive.status is Status.ABORTED and alive.abort is not None
+    assert alive.abort.culprit in (0, 2) and alive.abort.termination is not Termination.CHEAT_PROVEN
+    report = audit(tmp_path, alive.entries)
+    assert report.valid and not report.voids, report.problems
 
 
 def test_two_seats_gone_one_after_the_other_are_both_recovered(tmp_path: Path) -> None:
@@ -176,3 +195,122 @@ def test_a_restarted_survivor_reaches_the_same_state_from_its_log(tmp_path: Path
     again.resume(alive[0].entries)
     assert again.status is Status.FINISHED and again.head == alive[0].head
     assert again.table_seats == {1, 2}
+
+
+# -- hostile survivors ---------------------------------------------------------------------
+
+
+def _round_open(p: GameProtocol) -> bool:
+    r = p._s.round
+    return r is not None and r.prev == p.step.prev
+
+
+def test_a_survivor_that_withholds_its_share_is_named_and_voids_only_that_hand(
+    tmp_path: Path,
+) -> None:
+    """Player 2 dies; player 0 votes but never shows its share of player 2's secret. The others'
+    clocks run out on player 0: two seats are now gone in one step, neither recoverable. The
+    hand is voided, player 0 is named as the one that stalled, and its seat is open for good: it
+    cannot come back to void the next hand it is losing too."""
+    table = GroupDyingTable(TWO_HANDS, {2: (1, "play.6")}, seed=3)
+    hostile, asked = 0, []
+
+    def withhold(player: int, p: GameProtocol) -> bool:
+        if player == hostile:
+            p._s.shares.pop(2, None)  # it has no share to show: it sends none
+            if p.taken_over and p.wants_secret and not asked:
+                asked.append(True)
+                p.come_back(bytes([77]) * 32)
+        return False
+
+    table.choose = withhold
+    table.run()
+    for _ in range(10):
+        for i, p in enumerate(table.protos):
+            if i in (hostile, 2) or p.status is not Status.RUNNING:
+                continue
+            for w in p.waiting_for():
+                if w in (hostile, 2):
+                    p.give_up_on(w, TIMEOUT, stalled=w == hostile)
+        table.settle()
+    honest = [table.protos[1], table.protos[3]]
+    for p in honest:
+        assert p.status is Status.FINISHED, (p.step, p.abort)
+    assert honest[0].entries == honest[1].entries
+    report = audit(tmp_path, honest[0].entries)
+    assert report.valid and report.abort is None, report.problems
+    (void,) = report.voids
+    assert void.hand == 1 and sorted(void.names) == ["p0", "p2"]
+    assert {(t.name, t.ending) for t in report.takeovers} == {("p0", "stalled"), ("p2", "gone")}
+    assert asked and not report.returns  # its reclaim is not valid: the seat stays open
+    assert table.protos[hostile].head == honest[0].head  # it follows, its log the same
+
+
+def test_a_survivor_showing_a_false_share_in_a_void_is_named(tmp_path: Path) -> None:
+    """Two seats gone; a survivor shows a share of one of them that is not its committed share:
+    its own signed message proves it, at every honest peer and in the audit."""
+    from hearts_p2p.game.takeover import RECOVER
+
+    from .test_takeover_attacks import assert_named
+
+    table = GroupDyingTable(Rules(players=5, target=1), {1: (1, "play.8"), 2: (1, "play.8")})
+    liar, sent = 4, []
+
+    def lie(player: int, p: GameProtocol) -> bool:
+        if player == liar and _round_open(p) and not sent:
+            s = p._s
+            assert s.round is not None
+            msg = s.sign(RECOVER, RECOVER, {"player": 1, "share": bytes(32)}, s.round.prev)
+            table.queue += [(j, msg) for j in range(5)]
+            sent.append(msg)
+            return True
+        return False
+
+    table.choose = lie
+    table.play()
+    assert sent
+    peers = [table.protos[0], table.protos[3]]
+    assert_named(tmp_path, peers, liar, "false escrow share")
+
+
+def test_a_false_second_vote_about_a_present_seat_changes_nothing(tmp_path: Path) -> None:
+    """Player 2 dies; player 0 votes it out and also votes player 3 out, who is there. Each other
+    survivor answers that vote at once with what player 3 owes the round: player 3 is shown
+    present, keeps its seat, and player 2 alone is taken over, from the escrow."""
+    from hearts_p2p.game.takeover import VOTE
+
+    table = GroupDyingTable(TWO_HANDS, {2: (1, "play.6")}, seed=3)
+    table.run()
+    liar = table.protos[0]
+    liar.give_up_on(2, TIMEOUT)
+    r = liar._s.round
+    assert r is not None
+    body = {"player": 3, "ending": "gone", "evidence": []}
+    table.queue += [(j, liar._s.sign(VOTE, VOTE, body, r.prev)) for j in (1, 3)]
+    table.settle()
+    table.expire()
+    report = finished_alike(table, tmp_path)
+    assert not report.voids
+    assert [t.name for t in report.takeovers] == ["p2"]
+
+
+def test_one_peer_voting_every_other_seat_out_at_once_voids_nothing(tmp_path: Path) -> None:
+    """Player 3 dies; player 0 votes it out and, at once, players 1 and 2 as well. Its word alone
+    is never enough: the others answer with what they hold of each other, both keep their seats,
+    and player 3 alone is taken over, from the escrow."""
+    from hearts_p2p.game.takeover import VOTE
+
+    table = GroupDyingTable(TWO_HANDS, {3: (1, "play.9")}, seed=5)
+    table.run()
+    liar = table.protos[0]
+    liar.give_up_on(3, TIMEOUT)
+    r = liar._s.round
+    assert r is not None
+    for honest in (1, 2):
+        body = {"player": honest, "ending": "gone", "evidence": []}
+        table.queue += [(j, liar._s.sign(VOTE, VOTE, body, r.prev)) for j in (1, 2)]
+    table.settle()
+    table.expire()
+    report = finished_alike(table, tmp_path)
+    assert not report.voids
+    assert [t.name for t in report.takeovers] == ["p3"]
