@@ -45,8 +45,6 @@ def open_seats(s: GameState, seats: tuple[int, ...]) -> None:
     endings = {p: _ending(s, p) for p in seats}
     for m in votes:
         s.log(m)
-    for v in by:  # a voter's numbers go on from its votes: its parts of the step are void
-        s.next_seq[v] = max(m.envelope.seq for m in votes if m.envelope.sender == v)
     s.index[s.step.prev] = len(s.entries)  # a later verdict in this step cuts after the round
     s.round = None
     step, number = s.step, s.step.hand
@@ -60,11 +58,13 @@ def open_seats(s: GameState, seats: tuple[int, ...]) -> None:
         s.dh[p] = pass_public_key(secret)
         if p == s.me:
             s.secret = secret  # its own peer, still there, follows the table's seat alike
-        s.events.append(SeatTakenOver(s.seat_of[p], names[seats.index(p)], endings[p], number,
-                                      trick))  # fmt: skip
+        name = names[seats.index(p)]
+        s.events.append(SeatTakenOver(s.seat_of[p], name, endings[p], number, trick))
     if step.kind in _NO_HAND:
         show_table(s)
         return  # between hands, or the closing totals: the table computes their parts
+    for v in by:  # a voter's numbers go on from its votes: its parts of the step are void
+        s.next_seq[v] = max(m.envelope.seq for m in votes if m.envelope.sender == v)
     s.game.void_hand(number)
     at = tuple(s.seat_of[p] for p in seats)
     if len(s.present()) < MIN_LIVE:
