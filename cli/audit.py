@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hearts_p2p.cards import Card
+from hearts_p2p.frontend import voided_text
 from hearts_p2p.text import clean, json_escaped, quoted
 
 from .render import Style, points_text
@@ -127,6 +128,10 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
             f"{clean(report.name(taken.seat), 60)} {taken.ending} in hand {taken.hand}: "
             "its secret recovered from the escrow, the table played it from there"
         )
+    for void in report.voids:
+        names = [clean(report.players[s].name, 60) if s < len(report.players) else f"seat {s}"
+                 for s in void.seats]  # fmt: skip
+        lines.append(voided_text(void.hand, names, void.redeal))
     for back in report.returns:
         who = clean(report.name(back.seat), 60)
         if back.back:

@@ -13,6 +13,7 @@ from hearts_p2p.frontend import (
     Aborted,
     Event,
     HandScored,
+    HandVoided,
     Notice,
     ReclaimRefused,
     SeatedRoster,
@@ -20,6 +21,7 @@ from hearts_p2p.frontend import (
     SeatTakenOver,
     reclaimed_text,
     taken_over_text,
+    voided_text,
 )
 from hearts_p2p.game import Status
 from hearts_p2p.node import Outcome
@@ -77,6 +79,9 @@ class ReportingSeat:
         you = self.roster is not None and getattr(event, "seat", None) == self.roster.you
         if isinstance(event, SeatTakenOver):
             return taken_over_text(event, self.name(event.seat), you=you)
+        if isinstance(event, HandVoided):
+            names = [self.name(seat) for seat in event.seats]
+            return voided_text(event.number, names, event.redeal)
         if isinstance(event, SeatReclaimed):
             return reclaimed_text(event, self.name(event.seat), you=you)
         if isinstance(event, ReclaimRefused):

@@ -26,6 +26,7 @@ from hearts_p2p.frontend import (
     HandClaimed,
     HandScored,
     HandStarted,
+    HandVoided,
     Notice,
     PassReceived,
     PeerState,
@@ -37,6 +38,7 @@ from hearts_p2p.frontend import (
     TrickTaken,
     reclaimed_text,
     taken_over_text,
+    voided_text,
 )
 from hearts_p2p.game import Termination
 from hearts_p2p.rules import PassDirection
@@ -394,6 +396,9 @@ class Screen:
             self.line(self.style.bold(taken_over_text(ev, self.who(ev.seat), you=you)))
             if ev.seat in self.names and not self.names[ev.seat].endswith(TABLE_MARK):
                 self.names[ev.seat] += TABLE_MARK  # marked wherever the seat is named from now
+        elif isinstance(ev, HandVoided):
+            names = [self.who(seat) for seat in ev.seats]
+            self.line(self.style.bold(voided_text(ev.number, names, ev.redeal)))
         elif isinstance(ev, SeatReclaimed | ReclaimRefused):
             if isinstance(ev, SeatReclaimed) and ev.seat in self.names:
                 self.names[ev.seat] = self.names[ev.seat].removesuffix(TABLE_MARK)

@@ -24,6 +24,7 @@ from .game import (
     Genesis,
     GenesisError,
     HandRecord,
+    HandVoided,
     ReclaimRefused,
     SeatReclaimed,
     SeatTakenOver,
@@ -46,6 +47,7 @@ __all__ = [
     "ReturnSummary",
     "TakeoverSummary",
     "TrickSummary",
+    "VoidSummary",
     "audit_log",
     "hand_summary",
     "trick_summary",
@@ -152,6 +154,18 @@ class TakeoverSummary:
 
 
 @dataclass(frozen=True)
+class VoidSummary:
+    """A hand voided because the players at ``seats`` left in one step and their secrets are
+    lost: it scored nothing, and ``redeal`` was dealt in its place (None: too few players were
+    left, and the game ended on the totals so far)."""
+
+    hand: int
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    redeal: int | None
+
+
+@dataclass(frozen=True)
 class ReturnSummary:
     """A seat the table played that its player asked back at a hand boundary: ``back`` if it was
     a person's again from hand ``hand``; else ``refused_by`` lists the seats that kept it off
@@ -179,6 +193,7 @@ class AuditReport:
     abort: AbortSummary | None = None
     takeovers: list[TakeoverSummary] = field(default_factory=list)
     returns: list[ReturnSummary] = field(default_factory=list)
+    voids: list[VoidSummary] = field(default_factory=list)
     final_hash: str = ""
     problems: list[Problem] = field(default_factory=list)
 
@@ -207,6 +222,9 @@ class AuditReport:
             "abort": asdict(self.abort) if self.abort is not None else None,
             "takeovers": [asdict(t) for t in self.takeovers],
             "returns": [{**asdict(r), "refused_by": list(r.refused_by)} for r in self.returns],
+            "voids": [
+                {**asdict(v), "seats": list(v.seats), "names": list(v.names)} for v in self.voids
+            ],
             "final_hash": self.final_hash,
             "problems": [asdict(p) for p in self.problems],
         }
@@ -312,6 +330,11 @@ def _replay(
         )
         for e in events
         if isinstance(e, SeatReclaimed | ReclaimRefused)
+    ]
+    report.voids = [
+        VoidSummary(e.number, e.seats, e.names, e.redeal)
+        for e in events
+        if isinstance(e, HandVoided)
     ]
     report.final_hash = proto.head.hex()
     if not _check_order(proto, entries, messages, rejected, report):

@@ -8,6 +8,7 @@ chat, notices).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -23,6 +24,7 @@ from .game.events import (
     HandRecord,
     HandScored,
     HandStarted,
+    HandVoided,
     PassReceived,
     ReclaimRefused,
     RosterEntry,
@@ -45,6 +47,7 @@ __all__ = [
     "HandRecord",
     "HandScored",
     "HandStarted",
+    "HandVoided",
     "Notice",
     "PassReceived",
     "PeerState",
@@ -57,6 +60,7 @@ __all__ = [
     "TrickTaken",
     "reclaimed_text",
     "taken_over_text",
+    "voided_text",
 ]
 
 
@@ -121,6 +125,21 @@ def taken_over_text(event: SeatTakenOver, who: str, *, you: bool = False) -> str
         f"{who} {how}: the table plays that seat from here on (hand {event.hand}{trick}), its "
         "cards open to everyone (every peer computes its plays and checks them)"
     )
+
+
+def voided_text(number: int, names: Sequence[str], redeal: int | None) -> str:
+    """What every front end, the audit and the replay say of a voided hand (``names``: the
+    players whose secrets were lost with it)."""
+    if len(names) > 1:
+        who = ", ".join(names[:-1]) + f" and {names[-1]} left together"
+    else:
+        who = f"{names[0]} left, and its escrow needs a share no one can open any more"
+    then = (
+        f"re-dealt as hand {redeal}"
+        if redeal is not None
+        else "one player is left: the game ends on the totals so far"
+    )
+    return f"hand {number} voided: {who}; {then} (their seats are dealt open from now on)"
 
 
 def reclaimed_text(

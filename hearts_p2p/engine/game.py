@@ -147,6 +147,41 @@ class Game:
             raise IllegalActionError(f"unknown action {action!r}", seat)
         self.settle()
 
+    def void_hand(self, number: int) -> None:
+        """Hand ``number``, being dealt or played (or just scored), counts for nothing: two seats
+        left it at once and their keys are lost, so it can be neither finished nor checked. It
+        is recorded as scoring zero everywhere; the next deal is the next number."""
+        if self.over and (self.hand is None or self.hand.number != number):
+            raise IllegalActionError("game over")
+        h = self.hand
+        if h is None or h.number != number:
+            if number != self.number + 1:
+                raise IllegalActionError(f"hand {number} is not the hand in play")
+            h = self.hand = HandState.deal(self.rules, number, [None] * self.rules.players)
+        if len(self.results) == number:  # scored already: its points come off again
+            for s, p in enumerate(self.results.pop().points):
+                self.totals[s] -= p
+            self.result = None
+        h.phase = HandPhase.SCORED
+        h.turn = None
+        h.result = HandResult((0,) * self.rules.players)
+        self.results.append(h.result)
+
+    def close(self) -> None:
+        """End the game now on the totals so far: too few players are left to play on."""
+        if self.over:
+            return
+        totals = tuple(self.totals)
+        if self.rules.is_gongzhu:
+            results = gongzhu_results(self.rules, self.totals)
+            winners = gongzhu_winners(self.rules, results)
+            self.result = GameResult(totals, winners, self.number, results)
+            return
+        low = min(totals)
+        self.result = GameResult(
+            totals, tuple(s for s, t in enumerate(totals) if t == low), self.number
+        )
+
     def settle(self) -> None:
         """Add a scored hand to the totals and decide whether the game is over."""
         h = self.hand

@@ -23,6 +23,7 @@ __all__ = [
     "HandRecord",
     "HandScored",
     "HandStarted",
+    "HandVoided",
     "PassReceived",
     "ReclaimRefused",
     "RosterEntry",
@@ -135,6 +136,20 @@ class SeatTakenOver:
 
 
 @dataclass(frozen=True, slots=True)
+class HandVoided:
+    """Hand ``number`` counts for nothing: the players at ``seats`` left in one step and their
+    secrets are lost (each one's escrow needs the other's share), so their cards can be neither
+    opened nor checked. Their seats are dealt open from then on. ``redeal``: the number of the
+    hand dealt in its place, or None when fewer than two players are left and the game ends on
+    the totals so far."""
+
+    number: int
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    redeal: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class SeatReclaimed:
     """The player at ``seat``, whose seat the table played, is back from hand ``hand`` on: dealt
     normally again, its keys from a fresh secret escrowed anew."""
@@ -179,6 +194,7 @@ GameEvent = (
     | GameOver
     | Aborted
     | SeatTakenOver
+    | HandVoided
     | SeatReclaimed
     | ReclaimRefused
 )

@@ -63,13 +63,25 @@ from .reclaim import (
     table_part,
     take_offer,
 )
+from .redeal import open_seats
 from .rekey import REJOIN, awaited, give_up, sign_rejoin, take_rejoin
 from .seating import SEATING
 from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
 from .tableseat import Evidence, RoundState
 from .takeover import KINDS as TAKEOVER_KINDS
-from .takeover import RECOVER, VOTE, able, survivors, table_body, take_share, take_vote, vote_body
+from .takeover import (
+    RECOVER,
+    VOTE,
+    able,
+    decide,
+    survivors,
+    table_body,
+    take_share,
+    take_vote,
+    vote_body,
+)
+from .void import due, holding, missing, muted, owed, promote
 
 __all__ = ["RULES", "GameProtocol", "ProtocolError"]
 
@@ -78,6 +90,7 @@ MAX_FUTURE = 64  # buffered messages per sender from steps not begun yet
 # only its own steps in a row, as nobody else sends on that history. A vote about it for an
 # older step does not make it rebuild (a peer could otherwise make it replay the log at will).
 _AHEAD = 3
+_OTHERS = "takeover.others"  # this peer's votes on a second seat in one step, saved (void.py)
 
 RULES: Mapping[StepKind, StepRule] = MappingProxyType({**SEATING, **HAND_STEPS, **BOUNDARY_STEPS})
 
@@ -246,6 +259,8 @@ class GameProtocol:
             return [returner]  # its rejoin, before this peer's welcome
         r = s.round
         if r is not None and r.prev == s.step.prev:
+            if r.others and all(s.me in r.others[t] for t in r.others) and missing(s, r):
+                return missing(s, r)  # a second seat's round (void.py)
             if r.state is RoundState.VOTING and s.me in r.votes:
                 return [p for p in survivors(s, r.about) if p not in r.votes]
             if r.state is RoundState.RECOVERING:
@@ -323,6 +338,8 @@ class GameProtocol:
         step = s.step
         if s.status is not Status.RUNNING or s.me is None or s.me in step.got or s.silent:
             return None
+        if holding(s):
+            return None  # a void may end the step: nothing more of this seat's in it
         if s.me not in step.senders or s.game is None or step.kind not in DECISIONS:
             return None
         if step.kind is StepKind.PASS_COMMIT and str(step.hand) in s.choices:
@@ -417,6 +434,9 @@ class GameProtocol:
         if self._may_vote(player):
             self._vote(player, "stalled" if stalled else "gone")
             return
+        if self._may_vote_other(player):
+            self._vote_other(player, "stalled" if stalled else "gone")
+            return
         if end_held(s):
             return
         name = s.genesis.players[player].name if s.genesis else str(player)
@@ -503,6 +523,12 @@ class GameProtocol:
             vote = decode_frame(saved["frame"])  # this peer's vote in the round under way
             self._s.outbox.append(vote)
             self.receive(vote)
+        others = self._s.choices.get(_OTHERS)
+        if isinstance(others, dict) and others.get("prev") == self._s.step.prev:
+            for raw in others["frames"]:
+                vote = decode_frame(raw)  # its votes on a second seat in the round under way
+                self._s.outbox.append(vote)
+                self.receive(vote)
         shown: list[GameEvent] = []
         shown += [e for e in events if isinstance(e, SeatedRoster)][-1:]
         view = self.view()
@@ -555,6 +581,9 @@ class GameProtocol:
                 return
             if not receive_abort(s, msg, self.receive):
                 self._dropped += 1
+            return
+        if muted(s, msg) and not self._evidence:
+            self._dropped += 1  # after voting on a second seat, its frames count only as evidence
             return
         if env.kind in TAKEOVER_KINDS:
             s.frames.add(msg.raw)
@@ -848,8 +877,10 @@ class GameProtocol:
             frame = decode_frame(raw)
         except WireError:
             return Evidence.NOTHING
-        if frame.envelope.sender != about or frame.envelope.kind in TAKEOVER_KINDS:
+        if frame.envelope.sender != about:
             return Evidence.NOTHING
+        if frame.envelope.kind in TAKEOVER_KINDS:
+            return self._round_evidence(frame, about)
         if frame.raw not in s.frames:
             self._evidence = True
             try:
@@ -878,6 +909,8 @@ class GameProtocol:
             take_vote(s, msg, self._take_evidence)
             if env.prev != s.step.prev and env.prev in s.steps:
                 self._answer_late(env.prev, env.body.get("player"))
+            if self._redeal():
+                return
         elif take_share(s, msg) is not None:
             self._play_table()
             self._send_own()
@@ -891,14 +924,99 @@ class GameProtocol:
             if r.prev not in s.mute:
                 self._follow(r.prev, [r.votes[p] for p in sorted(r.votes)])
         elif r.state is RoundState.RECOVERING:
+            early, r.early = r.early, []
+            for share in early:  # shown before this peer decided the round
+                if take_share(s, share) is not None:
+                    self._play_table()
+                    self._send_own()
+                    return
             self._share(r.about)
         elif (
             r.state is RoundState.VOTING
             and self._may_vote(r.about)
-            and (s.step.has(r.about) or r.about in s.left)
+            and (s.step.has(r.about) or r.about in s.left or (r.others and owed(s, r.about)))
         ):
             # It holds the seat's part, or its leave: it answers at once, with them.
             self._vote(r.about, "left" if r.about in s.left else "stalled")
+        if s is not self._s:
+            return  # it followed: its state was rebuilt
+        for other in sorted(r.others):
+            if s.round is r and self._may_vote_other(other) and (owed(s, other) or other in s.left):
+                # It holds what the second seat owes, or its leave: it answers at once.
+                self._vote_other(other, "left" if other in s.left else "stalled")
+        self._send_own()  # a part held back while a void could come (void.holding)
+
+    def _redeal(self) -> bool:
+        """Open the seats whose secrets the votes say are lost, void the hand and deal the next
+        (redeal.py); whether it did."""
+        s = self._s
+        turned = promote(s)
+        if turned is not None:
+            decide(s, turned)  # the round is about the other seat now
+        seats = due(s)
+        if seats is None:
+            return False
+        open_seats(s, seats)
+        self._play_table()
+        self._send_own()
+        self._vote_left()
+        self._offer()
+        return True
+
+    def _may_vote_other(self, player: int) -> bool:
+        """Whether this peer may vote on ``player``, a second seat in trouble in the step of an
+        open round: one that owes its vote or share in it, or its part of the step."""
+        s = self._s
+        r = s.round
+        if not able(s) or s.me is None or s.me in s.table or r is None or r.prev != s.step.prev:
+            return False
+        if r.state is RoundState.PRESENT or r.shown or player == r.about:
+            return False
+        if player == s.me or player in s.table or not 0 <= player < s.players:
+            return False
+        return s.me not in r.others.get(player, {})
+
+    def _vote_other(self, player: int, ending: str) -> None:
+        """Vote on a second seat in trouble in this step, with what this peer holds of it; saved
+        with the choices before it leaves, as the first vote is."""
+        s = self._s
+        saved = s.choices.get(_OTHERS)
+        frames = (
+            saved["frames"] if isinstance(saved, dict) and saved.get("prev") == s.step.prev else []
+        )
+        mine = [decode_frame(raw) for raw in frames]
+        msg = next((m for m in mine if m.envelope.body.get("player") == player), None)
+        if msg is None:
+            evidence = [s.left[player]] if player in s.left else []
+            held = owed(s, player)
+            if held is not None:
+                evidence.append(held.raw)
+            body = {"player": player, "ending": ending, "evidence": evidence}
+            msg = s.sign(VOTE, VOTE, body, s.step.prev)
+            s.choices[_OTHERS] = {"prev": s.step.prev, "frames": [*frames, msg.raw]}
+        s.voted.add(s.step.prev)
+        s.outbox.append(msg)
+        self.receive(msg)
+
+    def _round_evidence(self, frame: SignedMessage, about: int) -> Evidence:
+        """A vote or share of a second seat in trouble, carried by a vote about it: taken as if
+        it had come alone; PART if it now counts in the round (the seat is still there)."""
+        s = self._s
+        r = s.round
+        if r is None or frame.envelope.prev != r.prev:
+            return Evidence.NOTHING
+        if frame.raw not in s.frames:
+            self._evidence = True
+            try:
+                self._receive(frame)
+            finally:
+                self._evidence = False
+        held = [r.votes.get(about), r.shares.get(about), *(v.get(about) for v in r.others.values())]
+        return (
+            Evidence.PART
+            if any(m is not None and m.raw == frame.raw for m in held)
+            else Evidence.NOTHING
+        )
 
     def _answer_late(self, prev: bytes, about: object) -> None:
         """A vote for a step this peer completed with the seat's part: the voter took that
@@ -984,7 +1102,7 @@ class GameProtocol:
         s = self._s
         if s.me is None or s.me not in s.step.senders or s.me in s.step.got:
             return
-        if s.status is not Status.RUNNING or s.silent:
+        if s.status is not Status.RUNNING or s.silent or holding(s):
             return
         body = RULES[s.step.kind].send(s)
         if body is not None:

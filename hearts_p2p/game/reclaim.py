@@ -120,8 +120,11 @@ def _parse(s: GameState, msg: SignedMessage, hand: int) -> Offer | None:
 
 
 def _may_return(s: GameState, player: int) -> bool:
-    """Whether ``player`` may still come back: it has fewer than ``MAX_RETURNS`` returns."""
-    return s.returns.get(player, 0) < MAX_RETURNS
+    """Whether ``player`` may still come back: it has fewer than ``MAX_RETURNS`` returns, and
+    its seat is not open (void.py): a seat whose silence voided a hand could otherwise void any
+    hand it is losing and be back for the next."""
+    seat = s.table.get(player)
+    return s.returns.get(player, 0) < MAX_RETURNS and not (seat is not None and seat.open)
 
 
 def _usable(dh: object) -> bool:

@@ -40,6 +40,10 @@ class TableSeat:
     ending: str  # "left", "gone" or "stalled", as the survivors said
     flow: HandFlow | None = None
     passes: dict[int, list[int]] = field(default_factory=dict)
+    # An open seat (void.py): its secret was lost with another seat's in one step, so
+    # ``secret`` is a public stand-in every peer derives alike; its original escrow boxes are
+    # closed for good.
+    open: bool = False
 
 
 @dataclass(eq=False)
@@ -53,3 +57,8 @@ class Round:
     shares: dict[int, SignedMessage] = field(default_factory=dict)
     left: bool = False  # the seat signed that it leaves (its abort came as evidence)
     carried: bool = False  # a vote carried the seat's part of the step
+    # Other seats in trouble in the same step (void.py): votes about each, by voter, and the
+    # seats a vote showed still there (it carried their vote, share or part of this step).
+    others: dict[int, dict[int, SignedMessage]] = field(default_factory=dict)
+    shown: set[int] = field(default_factory=set)
+    early: list[SignedMessage] = field(default_factory=list)  # shares before this peer decided

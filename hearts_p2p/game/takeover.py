@@ -39,6 +39,7 @@ from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 from .tablebot import table_moon, table_pass, table_play
 from .tableseat import Evidence, Round, RoundState, TableSeat
+from .void import owed, take_other
 
 __all__ = [
     "ENDINGS",
@@ -47,6 +48,7 @@ __all__ = [
     "RECOVER",
     "VOTE",
     "able",
+    "decide",
     "new_flow",
     "show_table",
     "survivors",
@@ -81,7 +83,7 @@ def survivors(s: GameState, about: int) -> list[int]:
 def vote_body(s: GameState, about: int, ending: str) -> dict[str, Any]:
     """This peer's vote: what it holds of the seat in this step goes with it."""
     evidence = [s.left[about]] if about in s.left else []
-    part = s.step.got.get(about)
+    part = owed(s, about)
     if part is not None:
         evidence.append(part.raw)
     return {"player": about, "ending": ending, "evidence": evidence}
@@ -131,8 +133,12 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evi
     r = s.round
     if r is None or r.prev != env.prev:
         r = s.round = Round(about, env.prev)
-    if r.about != about or r.state is not RoundState.VOTING:
-        return  # a second seat in trouble in one step: the peers' own claims end the game
+    if r.about != about:
+        if r.state is not RoundState.PRESENT:
+            take_other(s, r, msg, take)  # a second seat in trouble in one step (void.py)
+        return
+    if r.state is not RoundState.VOTING:
+        return
     earlier = r.votes.get(voter)
     if earlier is not None:
         if earlier.envelope_bytes != msg.envelope_bytes:
@@ -148,11 +154,15 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evi
     r.votes[voter] = msg
     if voter != s.me:
         s.relays.append(msg)
-    if set(survivors(s, about)) <= set(r.votes):
-        # Decided by the votes alone: the seat's own peer, back, holds its part but may not
-        # count it unless a vote carried it.
+    decide(s, r)
+
+
+def decide(s: GameState, r: Round) -> None:
+    """Once every survivor has voted, the round is decided by the votes alone: the seat's own
+    peer, back, holds its part but may not count it unless a vote carried it."""
+    if r.state is RoundState.VOTING and set(survivors(s, r.about)) <= set(r.votes):
         step = s.step
-        absent = about in step.senders and not r.carried and not (step.any_one and step.complete)
+        absent = r.about in step.senders and not r.carried and not (step.any_one and step.complete)
         r.state = RoundState.RECOVERING if r.left or absent else RoundState.PRESENT
 
 
@@ -171,7 +181,9 @@ def take_share(s: GameState, msg: SignedMessage) -> TableSeat | None:
         return None
     r = s.round
     if r is None or r.prev != env.prev or r.about != about or r.state is not RoundState.RECOVERING:
-        return None  # a share before its round is decided: shown too early, it counts for nothing
+        if r is not None and r.prev == env.prev and len(r.early) < s.players:
+            r.early.append(msg)  # a round another peer decided first (void.promote): kept
+        return None
     earlier = r.shares.get(holder)
     if earlier is not None:
         if earlier.envelope_bytes != msg.envelope_bytes:

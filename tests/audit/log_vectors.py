@@ -300,6 +300,28 @@ def goes_silent(
     return choose, tamper
 
 
+def go_silent_together(players: tuple[int, ...], step: str) -> tuple[Chooser, Tamper]:
+    """``players`` send nothing from ``step`` on, together; every other peer's clock runs out
+    on each of them it waits for."""
+    silent: list[bool] = []
+
+    def choose(i: int, p: GameProtocol) -> bool:
+        if i in players and p.step.name == step:
+            silent.append(True)
+        if i in players or not silent or p.status is not Status.RUNNING:
+            return False
+        waiting = [w for w in p.waiting_for() if w in players]
+        if not waiting:
+            return False
+        p.give_up_on(waiting[0], 120)
+        return True
+
+    def tamper(i: int, m: SignedMessage) -> list[SignedMessage]:
+        return [] if i in players and silent else [m]
+
+    return choose, tamper
+
+
 def comes_back(player: int, step: str) -> tuple[Chooser, Tamper]:
     """``player`` goes silent from ``step`` on until the others, their clocks run out, take
     its seat over; then it follows, asks its seat back with a fresh secret and plays again."""
@@ -760,6 +782,16 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
         f"show their shares, and the table plays its seat to the end; {NAMES[0]}'s log",
         log_bytes(protos[0].entries),
     )
+    together, drop = go_silent_together((1, CHEATER), "play.5")
+    protos = play(together, tamper=drop, rules=Rules(players=4, target=30))
+    out["voided.log"] = (
+        f"a game to 30 points: {NAMES[1]} and {NAMES[CHEATER]} go silent together at play.5 of "
+        "hand 1; the others' clocks run out on both, and neither secret can be recovered (each "
+        "one's escrow needs the other's share), so their votes void hand 1: it scores nothing, "
+        "and hand 2 is dealt among the rest, the two seats open, played by the table from a "
+        f"public stand-in secret, to the end; {NAMES[0]}'s log",
+        log_bytes(protos[0].entries),
+    )
     protos = play(gives_up(0, CHEATER, "play.5"))
     out["unfounded_vote.log"] = (
         f"{NAMES[0]} alone votes to take {NAMES[CHEATER]}'s seat over at play.5; the others "
@@ -868,6 +900,7 @@ def expected(files: dict[str, tuple[str, bytes]], where: Path) -> dict[str, Any]
             "abort": report["abort"],
             "takeovers": report["takeovers"],
             "returns": report["returns"],
+            "voids": report["voids"],
             "final_hash": report["final_hash"],
             "problems": report["problems"],
         }

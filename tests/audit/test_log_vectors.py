@@ -45,6 +45,7 @@ HONEST = {
     "left.log",
     "taken_over.log",
     "reclaimed.log",
+    "voided.log",
     "unfounded_vote.log",
     "gongzhu.log",
     "gongzhu_all_hearts.log",
@@ -148,6 +149,11 @@ def test_the_cheats_are_pinned_on_the_cheaters() -> None:
     assert EXPECTED["reclaimed.log"]["returns"] == [
         {"seat": 3, "name": "cat", "hand": 2, "refused_by": [], "back": True}
     ]
+    # Two gone together: their secrets are lost, the hand is voided, the next dealt.
+    assert EXPECTED["voided.log"]["voids"] == [
+        {"hand": 1, "seats": [0, 3], "names": ["bob", "cat"], "redeal": 2}
+    ]
+    assert EXPECTED["voided.log"]["abort"] is None
     assert EXPECTED["unfounded_vote.log"]["final_hash"] == EXPECTED["valid.log"]["final_hash"]
     claim = EXPECTED["claim.log"]["abort"]
     assert blamed["claim.log"] is None

@@ -18,6 +18,7 @@ from hearts_p2p.engine import PassCards, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
 from hearts_p2p.frontend import (
     ChatLine,
+    HandVoided,
     Notice,
     ReclaimRefused,
     RosterEntry,
@@ -226,6 +227,19 @@ def test_a_seat_taken_over_is_said_once_and_marked_from_then_on() -> None:
     text = out.getvalue()
     assert "Bea (left) left the table: the table plays that seat from here on" in text
     assert "<Bea [table]> still here?" in text
+
+
+def test_a_voided_hand_is_said_with_the_seats_that_left_and_the_re_deal() -> None:
+    s, out = screen()
+    names = [("Ada", False), ("Bea", False), ("Cal", True), ("D", True)]
+    roster = tuple(RosterEntry(i, n, "aaaa", bot) for i, (n, bot) in enumerate(names))
+    s.event(SeatedRoster(roster, 0, "4 players"))
+    s.event(HandVoided(4, (1, 2), ("Bea", "Cal"), 5))
+    s.event(HandVoided(6, (3,), ("D",), None))
+    text = out.getvalue()
+    assert "hand 4 voided: Bea (left) and Cal (across) left together; re-dealt as hand 5" in text
+    assert "hand 6 voided: D (right) left, and its escrow needs a share" in text
+    assert "one player is left: the game ends on the totals so far" in text
 
 
 def test_a_player_back_learns_it_was_taken_over_and_the_table_sees_it_return() -> None:

@@ -36,3 +36,19 @@ def test_replay_json_is_the_game_as_data() -> None:
     assert len(game["hands"][0]["tricks"]) == 13
     assert game["final_hash"]
     assert json.loads(hearts("audit", "--json", str(VECTORS / "valid.log")).stdout) == game
+
+
+def test_a_voided_hand_is_shown_by_audit_and_replay() -> None:
+    """Two players gone together: the hand they left is voided, said in one line, and absent
+    from the scored hands."""
+    line = (
+        "hand 1 voided: bob and cat left together; re-dealt as hand 2 (their seats are dealt "
+        "open from now on)"
+    )
+    for command in ("audit", "replay"):
+        run = hearts(command, str(VECTORS / "voided.log"))
+        assert run.returncode == 0, run.stderr
+        assert line in run.stdout.splitlines()
+    game = json.loads(hearts("replay", "--json", str(VECTORS / "voided.log")).stdout)
+    assert game["voids"] == [{"hand": 1, "seats": [0, 3], "names": ["bob", "cat"], "redeal": 2}]
+    assert 1 not in [h["number"] for h in game["hands"]]

@@ -111,3 +111,24 @@ def test_clone_is_independent() -> None:
     copy.apply_play(1, card("AD"))
     assert len(h.trick) == 1 and len(copy.trick) == 2
     assert h.hands[1] != copy.hands[1] and h.played != copy.played
+
+
+def test_a_voided_hand_scores_nothing_and_the_next_deal_is_the_next_number() -> None:
+    """Voided before its deal, mid-play, or once scored (its points come off again, and a game
+    it ended goes on); then the game can be closed on the totals so far."""
+    game = Game(Rules(moon=Moon.OFF, passing=False, target=50))
+    play_hand(game, 1)
+    game.void_hand(2)  # not dealt yet
+    assert game.number == 2 and game.awaiting_deal and game.totals == [0, 26, 0, 0]
+    game.start_hand(rotated(2))
+    assert game.hand is not None and game.hand.number == 3
+    game.void_hand(3)  # mid-play
+    play_hand(game, 1)  # hand 4: 52 ends the game
+    assert game.over
+    game.void_hand(4)  # scored, and it had ended the game: it goes on
+    assert not game.over and game.totals == [0, 26, 0, 0]
+    assert [r.points for r in game.results] == [(0, 26, 0, 0), (0,) * 4, (0,) * 4, (0,) * 4]
+    with pytest.raises(IllegalActionError):
+        game.void_hand(7)
+    game.close()
+    assert game.result == GameResult((0, 26, 0, 0), winners=(0, 2, 3), hands=4)
