@@ -13,7 +13,7 @@ takes and the narrow API the shell and the audit use: ``receive``, ``submit``, `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -582,8 +582,10 @@ class GameProtocol:
             if not receive_abort(s, msg, self.receive):
                 self._dropped += 1
             return
-        if muted(s, msg) and not self._evidence:
-            self._dropped += 1  # after voting on a second seat, its frames count only as evidence
+        if env.kind not in TAKEOVER_KINDS and muted(s, msg) and not self._evidence:
+            # After voting on a second seat, its parts count only as evidence; its votes count
+            # as at every other peer (a round about this peer itself waits on them).
+            self._dropped += 1
             return
         if env.kind in TAKEOVER_KINDS:
             s.frames.add(msg.raw)
@@ -830,18 +832,37 @@ class GameProtocol:
         return r.about == player and r.state is RoundState.VOTING and s.me not in r.votes
 
     def _vote(self, player: int, ending: str) -> None:
-        """Vote, once per step: the vote is saved with the choices before it leaves, so a peer
-        restarted in the round sends the same bytes again, never a second, different vote."""
+        """Vote, once per seat and step: the vote is saved with the choices before it leaves, so
+        a peer restarted in the round sends the same bytes again, never a second, different
+        vote."""
         s = self._s
-        saved = s.choices.get(VOTE)
-        if isinstance(saved, dict) and saved.get("prev") == s.step.prev:
-            msg = decode_frame(saved["frame"])
-        else:
-            msg = s.sign(VOTE, VOTE, vote_body(s, player, ending), s.step.prev)
-            s.choices[VOTE] = {"prev": s.step.prev, "frame": msg.raw}
+        msg = self._signed_vote(player, lambda: vote_body(s, player, ending), other=False)
         s.voted.add(s.step.prev)
         s.outbox.append(msg)
         self.receive(msg)
+
+    def _signed_vote(
+        self, player: int, body: Callable[[], dict[str, Any]], *, other: bool
+    ) -> SignedMessage:
+        """This peer's vote on ``player`` in the current step: the one it saved, else a new one,
+        saved. The round may have turned to another seat since its first vote (void.promote):
+        the first vote, about another seat, is kept, and this one saved with the others."""
+        s = self._s
+        prev = s.step.prev
+        first = s.choices.get(VOTE)
+        firsts = [first["frame"]] if isinstance(first, dict) and first.get("prev") == prev else []
+        saved = s.choices.get(_OTHERS)
+        frames = saved["frames"] if isinstance(saved, dict) and saved.get("prev") == prev else []
+        for raw in (*firsts, *frames):
+            mine = decode_frame(raw)
+            if mine.envelope.body.get("player") == player:
+                return mine
+        msg = s.sign(VOTE, VOTE, body(), prev)
+        if other or firsts:
+            s.choices[_OTHERS] = {"prev": prev, "frames": [*frames, msg.raw]}
+        else:
+            s.choices[VOTE] = {"prev": prev, "frame": msg.raw}
+        return msg
 
     def _vote_left(self) -> None:
         """A seat whose player signed that it leaves is voted on at once, in every step until
@@ -980,20 +1001,15 @@ class GameProtocol:
         """Vote on a second seat in trouble in this step, with what this peer holds of it; saved
         with the choices before it leaves, as the first vote is."""
         s = self._s
-        saved = s.choices.get(_OTHERS)
-        frames = (
-            saved["frames"] if isinstance(saved, dict) and saved.get("prev") == s.step.prev else []
-        )
-        mine = [decode_frame(raw) for raw in frames]
-        msg = next((m for m in mine if m.envelope.body.get("player") == player), None)
-        if msg is None:
+
+        def body() -> dict[str, Any]:
             evidence = [s.left[player]] if player in s.left else []
             held = owed(s, player)
             if held is not None:
                 evidence.append(held.raw)
-            body = {"player": player, "ending": ending, "evidence": evidence}
-            msg = s.sign(VOTE, VOTE, body, s.step.prev)
-            s.choices[_OTHERS] = {"prev": s.step.prev, "frames": [*frames, msg.raw]}
+            return {"player": player, "ending": ending, "evidence": evidence}
+
+        msg = self._signed_vote(player, body, other=True)
         s.voted.add(s.step.prev)
         s.outbox.append(msg)
         self.receive(msg)

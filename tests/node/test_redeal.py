@@ -299,13 +299,19 @@ def test_a_false_second_vote_about_a_present_seat_changes_nothing(tmp_path: Path
     assert [t.name for t in report.takeovers] == ["p2"]
 
 
-def test_one_peer_voting_every_other_seat_out_at_once_voids_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("point", ["play.9", "dealt", "remix", "echo_lock"])
+def test_one_peer_voting_every_other_seat_out_at_once_voids_nothing(
+    tmp_path: Path, point: str
+) -> None:
     """Player 3 dies; player 0 votes it out and, at once, players 1 and 2 as well. Its word alone
     is never enough: the others answer with what they hold of each other, both keep their seats,
-    and player 3 alone is taken over, from the escrow."""
+    and player 3 alone is taken over, from the escrow. In a step every player sends, an honest
+    peer's round may turn from seat to seat (void.promote) after its first vote: its vote on
+    player 3 is still its own, new one, not that first vote sent again; and one whose round is
+    about itself still counts the votes of a seat it voted on, which say it is there."""
     from hearts_p2p.game.takeover import VOTE
 
-    table = GroupDyingTable(TWO_HANDS, {3: (1, "play.9")}, seed=5)
+    table = GroupDyingTable(TWO_HANDS, {3: (1, point)}, seed=5)
     table.run()
     liar = table.protos[0]
     liar.give_up_on(3, TIMEOUT)
