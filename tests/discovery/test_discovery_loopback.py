@@ -66,13 +66,12 @@ def send_raw(config: DiscoveryConfig, data: bytes) -> None:
 
 
 async def test_probe_finds_a_table_at_once(config: DiscoveryConfig) -> None:
+    # The next announcement is 30 s away, past the 5 s bound: only the probe's answer finds it.
     with trio.fail_after(5):
         async with trio.open_nursery() as nursery:
             await nursery.start(announcer(config, interval=30.0))
-            start = trio.current_time()
             async with open_browser(LO, config=config) as browser:
                 info = await browser.wait_for(lambda t: True)
-                assert trio.current_time() - start < 0.5
             nursery.cancel_scope.cancel()
     ad = info.announcement
     assert (ad.table_name, ad.host_name, ad.host_key) == ("friday", "alice", HOST.public_key)
