@@ -1,4 +1,4 @@
-"""The next deck during the current hand (SPEC 6.4): its shuffle and lock run among the plays.
+"""The next deck during the current hand (SPEC 6.3): its shuffle and lock run among the plays.
 
 A deck's shuffle, lock and their echoes need nothing of the hand in play, only each seat's
 fresh randomness; its deal releases keys, so it waits for the hand before it to be audited. So

@@ -216,7 +216,7 @@ def _start_play(s: GameState) -> None:
         _after_tricks(s)
         return
     open_ahead(s)
-    if ahead_step(s):  # after a play, a step of the next hand's deck (SPEC 6.4)
+    if ahead_step(s):  # after a play, a step of the next hand's deck (SPEC 6.3)
         return
     step = StepId(StepKind.OPEN, s.plays)
     if hand.turn is None:

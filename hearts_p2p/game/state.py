@@ -51,7 +51,7 @@ class Status(Enum):
 
 @dataclass(eq=False)
 class Ahead:
-    """The next hand's deck, shuffled and locked while this hand is played (SPEC 6.4): this
+    """The next hand's deck, shuffled and locked while this hand is played (SPEC 6.3): this
     peer's, and each taken-over seat's as the table runs it, with its messages as applied (a
     seat taken over later replays them)."""
 
