@@ -902,12 +902,7 @@ class GameProtocol:
             return Evidence.NOTHING
         if frame.envelope.kind in TAKEOVER_KINDS:
             return self._round_evidence(frame, about)
-        if frame.raw not in s.frames:
-            self._evidence = True
-            try:
-                self._receive(frame)
-            finally:
-                self._evidence = False
+        self._take_as_evidence(frame)
         if frame.envelope.kind == "abort":
             return Evidence.LEFT if s.left.get(about) == frame.raw else Evidence.NOTHING
         part = s.step.got.get(about)
@@ -1014,6 +1009,15 @@ class GameProtocol:
         s.outbox.append(msg)
         self.receive(msg)
 
+    def _take_as_evidence(self, frame: SignedMessage) -> None:
+        """Take a frame a vote carries as if it had come alone, unless it has come already."""
+        if frame.raw not in self._s.frames:
+            self._evidence = True
+            try:
+                self._receive(frame)
+            finally:
+                self._evidence = False
+
     def _round_evidence(self, frame: SignedMessage, about: int) -> Evidence:
         """A vote or share of a second seat in trouble, carried by a vote about it: taken as if
         it had come alone; PART if it now counts in the round (the seat is still there)."""
@@ -1021,12 +1025,7 @@ class GameProtocol:
         r = s.round
         if r is None or frame.envelope.prev != r.prev:
             return Evidence.NOTHING
-        if frame.raw not in s.frames:
-            self._evidence = True
-            try:
-                self._receive(frame)
-            finally:
-                self._evidence = False
+        self._take_as_evidence(frame)
         held = [r.votes.get(about), r.shares.get(about), *(v.get(about) for v in r.others.values())]
         return (
             Evidence.PART
