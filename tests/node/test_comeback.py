@@ -363,11 +363,9 @@ def test_a_replayed_reclaim_is_its_carriers_proven_cheat(tmp_path: Path) -> None
     assert isinstance(report, AuditReport) and report.valid, report.problems
 
 
-def test_a_seat_comes_back_while_another_is_taken_over_at_the_same_boundary(
-    tmp_path: Path,
-) -> None:
-    """Player 3 goes silent in the very ``seats`` step that carries player 2's reclaim: the
-    others take 3 over in that step (the table carries nothing for it) and welcome 2 back."""
+def silent_in_seats() -> ComebackTable:
+    """Player 2 is taken over at play.9 and comes back; player 3 goes silent in the ``seats``
+    step that carries the reclaim, and players 0 and 1's clocks run out on it there."""
     table = ComebackTable(dead=2, hand=1, step="play.9", rerun=1)
     rerun = table._maybe_rerun
     stalled: list[bool] = []
@@ -387,6 +385,15 @@ def test_a_seat_comes_back_while_another_is_taken_over_at_the_same_boundary(
 
     table.tampering(stall)
     table.choose = clocks
+    return table
+
+
+def test_a_seat_comes_back_while_another_is_taken_over_at_the_same_boundary(
+    tmp_path: Path,
+) -> None:
+    """Player 3 goes silent in the very ``seats`` step that carries player 2's reclaim: the
+    others take 3 over in that step (the table carries nothing for it) and welcome 2 back."""
+    table = silent_in_seats()
     table.play()
     everyone = table.protos
     for p in everyone:

@@ -19,7 +19,7 @@ from hearts_p2p.rules import Rules
 from hearts_p2p.wire import SignedMessage, decode_frame
 
 from .table import GAME_ID
-from .test_comeback import ComebackTable, events_of, signed_as
+from .test_comeback import ComebackTable, events_of, signed_as, silent_in_seats
 from .test_takeover import TIMEOUT, audit
 
 PLAYERS = 4
@@ -228,25 +228,7 @@ def test_a_fresh_box_to_a_seat_the_table_plays_that_does_not_open_is_its_senders
         return out
 
     monkeypatch.setattr(rekey, "make_escrow", spoil)
-    table = ComebackTable(dead=2, hand=1, step="play.9", rerun=1)
-    rerun = table._maybe_rerun
-    stalled: list[bool] = []
-
-    def stall(i: int, msg: SignedMessage) -> SignedMessage | None:
-        if i == 3 and msg.envelope.kind == "seats":
-            stalled.append(True)
-        return None if i == 3 and stalled else msg
-
-    def clocks(i: int, p: GameProtocol) -> bool:
-        if rerun(i, p):
-            return True
-        if i in (0, 1) and stalled and p.status is Status.RUNNING and 3 in p.waiting_for():
-            p.give_up_on(3, TIMEOUT)
-            return True
-        return False
-
-    table.tampering(stall)
-    table.choose = clocks
+    table = silent_in_seats()
     table.play()
     honest = [table.protos[1], table.protos[2]]
     assert honest[0].entries == honest[1].entries
