@@ -348,7 +348,7 @@ class Reveal:
             raise DeckMessageError(f"reason must be a str of at most {MAX_REASON} characters")
         return cls(
             d["seat"],
-            _bytes(d["shuffle_key"], "shuffle_key", 32),
+            b"" if d["shuffle_key"] == b"" else _bytes(d["shuffle_key"], "shuffle_key", 32),
             _int_list(d, "permutation", MAX_ENTRIES),
             _bytes_list(d, "lock_keys", 32),
             _bytes_list(d, "lock_nonces", NONCE_LEN),

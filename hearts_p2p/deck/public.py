@@ -192,6 +192,12 @@ class PublicHand:
         return {s: kind for s in range(n) if s not in done}
 
     @property
+    def clean(self) -> bool:
+        """Whether every card came out once under its proof, with no alarm and no anomaly: the
+        hand needs no shuffle key or permutation to be audited, so its reveals carry none."""
+        return self.stopped_by is None and self.anomaly is None and len(self.opened) == self.m
+
+    @property
     def fresh(self) -> bool:
         """Whether no message has been fed yet."""
         return not self._pending and not self.shuffles
@@ -533,9 +539,12 @@ class PublicHand:
 
     def _check_reveal(self, msg: Reveal) -> None:
         seat, m = msg.seat, self.m
-        if scalar_from_bytes(msg.shuffle_key) is None:
+        if self.clean:
+            if msg.shuffle_key or msg.permutation:
+                raise DeckCheatError(seat, "revealed a shuffle key or permutation in a clean hand")
+        elif scalar_from_bytes(msg.shuffle_key) is None:
             raise DeckCheatError(seat, "its revealed shuffle key is not a scalar")
-        if sorted(msg.permutation) != list(range(m)):
+        elif sorted(msg.permutation) != list(range(m)):
             raise DeckCheatError(seat, f"its revealed permutation is not one of {m} entries")
         if len(msg.lock_keys) != m or len(msg.lock_nonces) != m:
             raise DeckCheatError(seat, f"revealed {len(msg.lock_keys)} lock keys, not {m}")
@@ -551,19 +560,23 @@ class PublicHand:
             raise DeckCheatError(seat, "a revealed remix key is not a scalar")
 
     def audit(self, *, own: int | None = None) -> AuditResult:
-        """Recompute every shuffle and lock step from the revealed secrets, open every sealed
-        pass, and derive the true deal. Needs every seat's reveal.
+        """Open every sealed pass, check every remix, and derive the true deal; in a hand that
+        is not clean, first recompute every shuffle and lock step from the revealed secrets.
+        Needs every seat's reveal.
 
+        A clean hand's deal is its opens: each proved its card at its position (or slot, whose
+        position the remix check gives), so no shuffle needs recomputing (SPEC 4.4 step 9).
         ``own`` is the auditing seat, whose own steps need no recomputation.
         """
         if len(self.reveals) < self.n:
             raise DeckUsageError(f"the audit needs every reveal; owed: {self.owed()}")
-        problems = self._audit_shuffles(own) + self._audit_locks(own)
+        clean = self.clean
+        problems = [] if clean else self._audit_shuffles(own) + self._audit_locks(own)
         problems += self._audit_passes(own) + self._audit_remixes(own)
         cards: tuple[int, ...] = ()
         if not problems:
-            cards = self._layout()
-            problems = self._audit_slot_opens(cards)
+            cards = self._opened_layout() if clean else self._layout()
+            problems = [] if clean else self._audit_slot_opens(cards)
             cards = () if problems else cards
         self.result = self._result(cards, problems)
         return self.result
@@ -668,6 +681,13 @@ class PublicHand:
                 why = f"opened slot {o.position} as {CARDS[o.card]}, which holds {CARDS[actual]}"
                 return [DeckCheatError(o.seat, why)]
         return []
+
+    def _opened_layout(self) -> tuple[int, ...]:
+        """The card at each final position, from the opens of a clean hand."""
+        out = [0] * self.m
+        for q, card in self.opened.items():
+            out[self.position_of(q) if self.remixed else q] = card
+        return tuple(out)
 
     def _layout(self) -> tuple[int, ...]:
         """The card at each final position: the shuffles composed (locks do not move entries)."""

@@ -355,10 +355,11 @@ class SeatDeck:
         secret = self._ephemeral.private_bytes_raw() if self._ephemeral else b""
         reason = self._alarm or self.public.anomaly or ""
         remixed = self.public.remixed  # a remix made but never sent is not revealed
+        clean = self.public.clean  # a clean hand is audited from its opens (SPEC 4.4 step 8)
         return Reveal(
             self.seat,
-            scalar_bytes(self._shuffle_key),
-            self._perm,
+            b"" if clean else scalar_bytes(self._shuffle_key),
+            () if clean else self._perm,
             tuple(scalar_bytes(k) for k in self._locks),
             self._nonces,
             secret,

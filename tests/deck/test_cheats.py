@@ -313,6 +313,19 @@ def _reveal_tamper(field: str) -> type[SeatDeck]:
     return tampering(Reveal, tamper)
 
 
+def _alarming(cls: type[SeatDeck]) -> type[SeatDeck]:
+    """``cls``, raising an alarm nothing justifies at the deal: the hand stops, not clean, and
+    its audit recomputes every shuffle from the reveals."""
+
+    class Alarming(cls):  # type: ignore[valid-type, misc]
+        def _next(self) -> Message | None:
+            if self.phase >= Phase.DEAL:
+                self._alarm = self._alarm or "dealt position 0 does not hold a fresh card"
+            return super()._next()
+
+    return Alarming
+
+
 @pytest.mark.parametrize(
     ("players", "field"),
     [
@@ -323,7 +336,23 @@ def _reveal_tamper(field: str) -> type[SeatDeck]:
     ],
 )
 def test_reveal_that_does_not_match(players: int, field: str) -> None:
-    _run(players, 1, _reveal_tamper(field))
+    """The shuffle's secrets are revealed, and checked, only in a hand that stopped; lock keys
+    and pass secrets in every hand."""
+    cls = _reveal_tamper(field)
+    _run(players, 1, _alarming(cls) if field in ("shuffle_key", "permutation") else cls)
+
+
+class ShowsItsShuffle(SeatDeck):
+    """Reveals its shuffle key and permutation although every card came out under its proof."""
+
+    def _reveal(self) -> Reveal:
+        msg = super()._reveal()
+        return replace(msg, shuffle_key=scalar_bytes(self._shuffle_key), permutation=self._perm)  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_clean_hands_reveal_that_shows_the_shuffle_is_refused(players: int) -> None:
+    _run(players, 2, ShowsItsShuffle)
 
 
 class Silent(SeatDeck):

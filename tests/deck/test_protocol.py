@@ -12,6 +12,7 @@ from hearts_p2p.deck import (
     DeckUsageError,
     Kind,
     Phase,
+    Reveal,
     audit_hand,
     message_from_wire,
     position_owner,
@@ -32,7 +33,10 @@ def test_honest_hand(players: int, hand: int) -> None:
     table.play_lowest()
     assert all(seat.phase is Phase.AUDIT for seat in table.seats)
     result = assert_honest(table)[0]
-    assert result.dealt == tuple(dealt)
+    assert result.dealt == tuple(dealt)  # from the opens alone: the hand was clean
+    reveals = [m for m in table.transcript if isinstance(m, Reveal)]
+    assert len(reveals) == players
+    assert all(r.shuffle_key == b"" and r.permutation == () for r in reveals)
     assert len(result.plays) == len(result.cards) == bin(deck_mask(players)).count("1")
     rules = Rules(players=players)
     for record in result.passes:

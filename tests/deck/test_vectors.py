@@ -72,14 +72,20 @@ def test_the_spec_layouts_recompute_the_hand_vector() -> None:
 
     shuffles, locks, reveals = of("shuffle"), of("lock"), of("reveal")
     commits, passes = of("pass_commit"), of("pass_reveal")
+    perms = {}
     for seat, reveal in reveals.items():
         stream = _Stream(b"vector seat %d" % seat)
-        assert stream.below(ORDER - 1) + 1 == int.from_bytes(reveal["shuffle_key"], "big")
+        shuffle_key = stream.below(ORDER - 1) + 1
         perm = list(range(m))
         for i in range(m - 1, 0, -1):
             j = stream.below(i + 1)
             perm[i], perm[j] = perm[j], perm[i]
-        assert perm == reveal["permutation"]
+        perms[seat] = perm
+        # A clean hand reveals neither; the stream's K gives seat 0's shuffle of the points.
+        assert reveal["shuffle_key"] == b"" and reveal["permutation"] == []
+        if seat == 0:
+            points = [encrypt(shuffle_key, CARD_POINTS[c]) for c in range(m)]
+            assert [points[perm[i]] for i in range(m)] == shuffles[0]["deck"]
         tag = b"hearts-p2p/deck/v1/lock-key" + context
         for i, (key, nonce) in enumerate(
             zip(reveal["lock_keys"], reveal["lock_nonces"], strict=True)
@@ -114,10 +120,9 @@ def test_the_spec_layouts_recompute_the_hand_vector() -> None:
         plain = ChaCha20Poly1305(key).decrypt(bytes(12), reveal["sealed"], box_tag + header)
         keys = reveals[seat]
         assert plain == b"".join(keys["lock_keys"][p] + keys["lock_nonces"][p] for p in positions)
-    perms = [reveals[s]["permutation"] for s in range(4)]
     layout = []
     for i in range(m):
-        for perm in reversed(perms):
+        for perm in reversed([perms[s] for s in range(4)]):
             i = perm[i]
         layout.append(CARDS[i].ascii)
     assert layout == stored["audit"]["cards"]
