@@ -5,7 +5,10 @@ fresh randomness; its deal releases keys, so it waits for the hand before it to 
 when a hand's play begins, the next hand's deck opens, and after each play step one of its
 steps before the deal runs, until none is left. The last card is then followed by the reveal,
 the audit and at once the deal. Whatever is left of the deck when the hand ends early (a claim,
-a short Gong Zhu hand) runs before the deal, as a first hand's deck does.
+a short Gong Zhu hand) runs before the deal, as a first hand's deck does. A hand sure to end the
+game, however it goes on (``engine.ending``), opens no next deck and stops stepping one begun:
+the game will deal no other hand, and if the hand is voided after all, the next is shuffled
+before its deal.
 
 A deck shuffled ahead is dealt only to the seats it was shuffled for: when a seat's pass key
 changed at the boundary (a player back), it is set aside unopened and the next deck is shuffled
@@ -15,12 +18,13 @@ there, drawing afresh (``GameState.hand_label``).
 from __future__ import annotations
 
 from ..coinflip import HashStream
+from ..engine.ending import ends_the_game
 from .handflow import HandFlow
 from .state import Ahead, GameState
 from .steps import AHEAD, StepKind
 from .takeover import new_flow
 
-__all__ = ["ahead_step", "open_ahead", "own_flow", "take_ahead"]
+__all__ = ["ahead_step", "last_hand", "open_ahead", "own_flow", "take_ahead"]
 
 
 def own_flow(s: GameState, number: int) -> HandFlow:
@@ -33,10 +37,18 @@ def own_flow(s: GameState, number: int) -> HandFlow:
     return HandFlow(s.genesis.rules, s.game_id, number, pass_keys, seat, rng, key)
 
 
-def open_ahead(s: GameState) -> None:
-    """Open the next hand's deck, once: when this hand's play begins."""
+def last_hand(s: GameState) -> bool:
+    """Whether the hand in play is sure to end the game however it goes on: no deck is then
+    shuffled ahead, or the rest of one begun is left (SPEC 6.3)."""
     assert s.game is not None
-    if s.ahead is not None or s.game.over:
+    hand = s.game.hand
+    return hand is not None and ends_the_game(s.game.rules, s.game.totals, hand.taken)
+
+
+def open_ahead(s: GameState) -> None:
+    """Open the next hand's deck, once: when this hand's play begins, unless it is the last."""
+    assert s.game is not None
+    if s.ahead is not None or s.game.over or last_hand(s):
         return
     number = s.game.number + 1
     s.ahead = Ahead(own_flow(s, number))
@@ -47,7 +59,7 @@ def open_ahead(s: GameState) -> None:
 def ahead_step(s: GameState) -> bool:
     """After a play step: begin the next deck's next step, if one is left before its deal."""
     a = s.ahead
-    if a is None or s.step.kind is not StepKind.OPEN:
+    if a is None or s.step.kind is not StepKind.OPEN or last_hand(s):
         return False
     nxt = a.flow.peek_step()
     if nxt is None or nxt[0].kind not in AHEAD:

@@ -325,3 +325,23 @@ def test_one_peer_voting_every_other_seat_out_at_once_voids_nothing(
     report = finished_alike(table, tmp_path)
     assert not report.voids
     assert [t.name for t in report.takeovers] == ["p3"]
+
+
+def test_a_void_in_a_hand_sure_to_end_the_game_shuffles_its_re_deal_there(
+    tmp_path: Path,
+) -> None:
+    """Hand 1 of a game to 1 is sure to end it (SPEC 6.3 "The last hand"), so no deck is
+    shuffled during it. Voided all the same, its re-deal shuffles a deck of its own before its
+    deal, and the game ends after it."""
+    from tests.audit.log_vectors import steps
+
+    table = GroupDyingTable(Rules(target=1), {1: (1, "play.20"), 2: (1, "play.20")}, seed=3)
+    table.play()
+    report = finished_alike(table, tmp_path)
+    (void,) = report.voids
+    assert void.hand == 1 and void.redeal == 2
+    assert [h.number for h in report.hands] == [2]
+    logged = steps(table.alive()[0].entries)
+    first_of_2 = logged.index((2, "shuffle.0"))
+    assert all(hand == 1 for hand, _ in logged[logged.index((1, "play.0")) : first_of_2])
+    assert not any(hand == 3 for hand, _ in logged)  # hand 2 was sure to end the game too
