@@ -46,6 +46,7 @@ __all__ = [
     "RoundOpening",
     "RoundSecret",
     "Witness",
+    "apply_witness",
     "challenge_bits",
     "check_commitment",
     "check_response",
@@ -104,7 +105,12 @@ def _apply(order: Sequence[int], keys: Sequence[int], points: Sequence[Point]) -
 def rekey(xs: Sequence[bytes], rng: Randomness) -> tuple[tuple[bytes, ...], Witness]:
     """``xs`` under fresh keys in a fresh order, with the witness that proves it."""
     witness = Witness(random_permutation(len(xs), rng), tuple(random_scalar(rng) for _ in xs))
-    return _apply(witness.order, witness.keys, [load_x(x) for x in xs]), witness
+    return apply_witness(xs, witness), witness
+
+
+def apply_witness(xs: Sequence[bytes], witness: Witness) -> tuple[bytes, ...]:
+    """``E_{keys[j]}(xs[order[j]])`` for every ``j``: the list a witness proves."""
+    return _apply(witness.order, witness.keys, [load_x(x) for x in xs])
 
 
 def commit(
