@@ -158,12 +158,20 @@ def test_malformed_intermediates_are_refused(lists, reason: str) -> None:  # typ
 
 
 def test_an_entry_off_the_curve_is_refused() -> None:
-    """An intermediate that is not a point is refused as such, not as a crash."""
+    """An intermediate that is not a point is refused, not a crash: as off the curve in a round
+    asking intermediate to output (where it is decoded), as not opening in one asking input to
+    intermediate (where it is compared with a point)."""
     xs = _hand(SeededRandomness(b"hand"), range(3))
-    ys, commitment, _, _ = _prove(xs, b"curve", rounds=2)
+    ys, commitment, response, bits = _prove(xs, b"curve", rounds=8)
     off = next(bytes(31) + bytes((b,)) for b in range(256) if _off_curve(bytes(31) + bytes((b,))))
-    bad = ProofCommitment(((off, *commitment.lists[0][1:]), commitment.lists[1]))
-    assert check_commitment(xs, ys, bad, 2) == "round 0 of its proof holds an entry off the curve"
+    for bit, reason in ((True, "holds an entry off the curve"), (False, "does not open")):
+        r = bits.index(bit)
+        lists = list(commitment.lists)
+        lists[r] = (off, *lists[r][1:])
+        bad = ProofCommitment(tuple(lists))
+        assert check_commitment(xs, ys, bad, 8) is None
+        why = check_response(xs, ys, bad, response, bits)
+        assert why is not None and why.startswith(f"round {r} of its proof {reason}")
 
 
 def _off_curve(x: bytes) -> bool:
