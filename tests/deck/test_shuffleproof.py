@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hearts_p2p.deck.curve import CARD_POINTS, ORDER, encrypt, scalar_bytes
 from hearts_p2p.deck.randomness import SeededRandomness, random_scalar
@@ -240,3 +242,56 @@ def test_one_half_shows_nothing_of_the_order() -> None:
     assert respond(w1, secrets, (False,)) == respond(w2, secrets, (False,))
     opened = respond(w1, secrets, (True,)).rounds[0]
     assert not {scalar_bytes(k) for k in w1.keys} & set(opened.keys)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(
+    size=st.integers(1, 5),
+    seed=st.binary(min_size=1, max_size=4),
+    where=st.integers(0, 10**6),
+    flip=st.integers(0, 255),
+)
+def test_any_changed_byte_of_a_proof_is_refused(
+    size: int, seed: bytes, where: int, flip: int
+) -> None:
+    """One byte changed anywhere in the intermediates or the answers (an entry, a key) never
+    leaves an accepted proof, and never crashes the check."""
+    xs = _hand(SeededRandomness(b"hand"), range(size))
+    ys, commitment, response, bits = _prove(xs, seed, rounds=3)
+    flat = [x for mid in commitment.lists for x in mid] + [
+        k for r in response.rounds for k in r.keys
+    ]
+    at = where % len(flat)
+    changed = bytearray(flat[at])
+    changed[where % 32] ^= 1 + flip % 255
+    flat[at] = bytes(changed)
+    n = len(xs)
+    lists = tuple(tuple(flat[r * n : (r + 1) * n]) for r in range(3))
+    keys = flat[3 * n :]
+    answers = tuple(
+        RoundOpening(r.order, tuple(keys[i * n : (i + 1) * n]))
+        for i, r in enumerate(response.rounds)
+    )
+    bad = ProofCommitment(lists)
+    why = check_commitment(xs, ys, bad, 3) or check_response(
+        xs, ys, bad, ProofResponse(answers), bits
+    )
+    assert why is not None
+
+
+def test_a_forger_passes_exactly_when_it_guessed_every_bit() -> None:
+    """Without a witness, a proof passes if and only if each round was prepared for the bit the
+    challenge gives it: the soundness of 2^-R, seen from both sides (over these seeds of two
+    rounds, one forger guesses right and passes, the others are refused)."""
+    outcomes = set()
+    for seed in range(6):
+        rng = SeededRandomness(b"guess" + bytes((seed,)))
+        xs = _hand(rng, range(4))
+        ys = _swap(xs, rng)
+        guesses = tuple(bool(rng.randbelow(2)) for _ in range(2))
+        commitment, openings = _forge(xs, ys, guesses, rng)
+        bits = challenge_bits(_challenge(bytes((seed,))), b"seat 0 remix", xs, ys, commitment)
+        why = check_response(xs, ys, commitment, ProofResponse(tuple(openings)), bits)
+        assert (why is None) == (bits == guesses)
+        outcomes.add(why is None)
+    assert outcomes == {True, False}
