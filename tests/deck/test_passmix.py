@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
 from hearts_p2p.deck import Loopback, SeatDeck, SeededRandomness
 from hearts_p2p.deck.curve import CARD_BY_POINT, CARD_POINTS, ORDER, encrypt
 from hearts_p2p.deck.params import PASS_COUNT
@@ -32,8 +34,8 @@ class Dealt:
     cards: tuple[int, ...]
 
 
-def _dealt_table() -> Loopback:
-    table = make_table(PLAYERS, seed=b"passmix")
+def _dealt_table(players: int = PLAYERS) -> Loopback:
+    table = make_table(players, seed=b"passmix")
     table.start()  # shuffled, locked, dealt: every seat knows its hand
     assert not table.errors
     return table
@@ -62,15 +64,16 @@ def _hand(table: Loopback) -> tuple[list[Dealt], list[Proven], list[Proven], lis
     """Every seat splits off its first three dealt entries and remixes what it keeps with what
     it receives, checking each received entry opens to a card it does not hold."""
     seats = table.seats
+    players = len(seats)
     targets = seats[0].params.pass_targets
     dealt = [_dealt(s) for s in seats]
-    rngs = [SeededRandomness(b"passmix seat %d" % s) for s in range(PLAYERS)]
+    rngs = [SeededRandomness(b"passmix seat %d" % s) for s in range(players)]
     splits = [
         split(d.entries, d.totals, range(PASS_COUNT), ROUNDS, rngs[s]) for s, d in enumerate(dealt)
     ]
-    source = [targets.index(s) for s in range(PLAYERS)]
+    source = [targets.index(s) for s in range(players)]
     mixes = []
-    for s in range(PLAYERS):
+    for s in range(players):
         mine, given = splits[s], splits[source[s]]
         kept = len(mine.entries) - PASS_COUNT
         received = given.openings[kept:]
@@ -104,15 +107,16 @@ def _verdict(
     )
 
 
-def test_a_private_pass_proves_every_step_and_opens_every_card() -> None:
-    """At 4 seats with 16 rounds: every split and remix passes its proof under the joint
+@pytest.mark.parametrize("players", [3, 6])
+def test_a_private_pass_proves_every_step_and_opens_every_card(players: int) -> None:
+    """At 3 and 6 seats (the largest and smallest hands) with 16 rounds: every split and remix passes its proof under the joint
     challenge, every slot opens with its key to a card, the opened cards are the deck once,
     and each seat opens exactly its dealt cards less the three it passed plus the three it
     received."""
-    table = _dealt_table()
+    table = _dealt_table(players)
     dealt, splits, mixes, source = _hand(table)
     opened: list[int] = []
-    for s in range(PLAYERS):
+    for s in range(players):
         assert _verdict(dealt[s].entries, splits[s], b"split %d" % s) is None
         assert _verdict(_inputs(splits, source, s), mixes[s], b"remix %d" % s) is None
         cards = [_card_of(e, k) for e, k in zip(mixes[s].entries, mixes[s].openings, strict=True)]
