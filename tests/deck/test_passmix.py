@@ -109,10 +109,10 @@ def _verdict(
 
 @pytest.mark.parametrize("players", [3, 6])
 def test_a_private_pass_proves_every_step_and_opens_every_card(players: int) -> None:
-    """At 3 and 6 seats (the largest and smallest hands) with 16 rounds: every split and remix passes its proof under the joint
-    challenge, every slot opens with its key to a card, the opened cards are the deck once,
-    and each seat opens exactly its dealt cards less the three it passed plus the three it
-    received."""
+    """At 3 and 6 seats (the largest and smallest hands) with 16 rounds: every split and remix
+    passes its proof under the joint challenge, every slot opens with its key to a card, the
+    opened cards are the deck once, and each seat opens exactly its dealt cards less the three
+    it passed plus the three it received."""
     table = _dealt_table(players)
     dealt, splits, mixes, source = _hand(table)
     opened: list[int] = []
