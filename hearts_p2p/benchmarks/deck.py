@@ -5,6 +5,9 @@ seat's full audit). The bound counts what the scheme cannot skip, each operation
 the same run: the key derivations and multiplications of every E_k step, and the point decodes
 of every published deck by every seat that receives it; the rest is validation, hashing and
 bookkeeping.
+
+The private pass's proofs (issue 11 item 7, not yet part of the hand) are timed beside it: each
+seat's split and remix made with ``--proof-rounds`` rounds, and checked by every other seat.
 """
 
 from __future__ import annotations
@@ -14,9 +17,12 @@ import time
 from typing import Any
 
 from ..deck import HandParams, Loopback, Phase, SeatDeck, new_pass_key
+from ..deck.curve import CARD_POINTS, encrypt
 from ..deck.params import PASS_COUNT
 from ..deck.passbox import public_bytes
-from ..deck.randomness import SeededRandomness
+from ..deck.passmix import Proven, remix, split
+from ..deck.randomness import SeededRandomness, random_scalar
+from ..deck.shuffleproof import challenge_bits, check_commitment, check_response, respond
 from ..rules import Rules
 from .units import cost, unit_costs
 
@@ -37,6 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands", type=int, default=3, help="hands per seat count (default 3)")
     parser.add_argument(
         "--players", type=int, nargs="+", default=[3, 4, 5, 6], choices=[3, 4, 5, 6]
+    )
+    parser.add_argument(
+        "--proof-rounds",
+        type=int,
+        default=16,
+        help="rounds of the private pass's proofs timed beside the hand (default 16; 0: none)",
     )
 
 
@@ -90,6 +102,37 @@ def _hand(players: int, index: int) -> tuple[dict[str, float], HandParams]:
     return out, params
 
 
+def _checked(xs: tuple[bytes, ...], proven: Proven, rounds: int) -> None:
+    bits = challenge_bits(bytes(32), b"bench", xs, proven.entries, proven.commitment)
+    answer = respond(proven.witness, proven.rounds, bits)
+    why = check_commitment(xs, proven.entries, proven.commitment, rounds) or check_response(
+        xs, proven.entries, proven.commitment, answer, bits
+    )
+    if why is not None:
+        raise RuntimeError(f"an honest bench proof failed: {why}")
+
+
+def _pass_proofs(players: int, size: int, rounds: int) -> dict[str, float]:
+    """ms of CPU per hand, all seats, of the private pass's proofs: each seat makes its split and
+    its remix (its own ``K ‖ O`` stands in for the ``O`` it receives: the same sizes), and each
+    other seat checks both (timed once, counted for each of them)."""
+    rng = SeededRandomness(b"bench proofs %d" % players)
+    share = size // players
+    make = check = 0.0
+    for s in range(players):
+        totals = [random_scalar(rng) for _ in range(share)]
+        dealt = tuple(encrypt(t, CARD_POINTS[s * share + j]) for j, t in enumerate(totals))
+        start = time.process_time()
+        cut = split(dealt, totals, range(PASS_COUNT), rounds, rng)
+        mixed = remix(cut.entries, cut.openings, rounds, rng)
+        made = time.process_time()
+        _checked(dealt, cut, rounds)
+        _checked(cut.entries, mixed, rounds)
+        make += made - start
+        check += (time.process_time() - made) * (players - 1)
+    return {"make_ms": 1000 * make, "check_ms": 1000 * check}
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     hands = max(1, args.hands)
     unit = unit_costs()
@@ -109,6 +152,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             op: sum(c.get(op, 0) for c in count.values()) for op in ("derive", "decode", "multiply")
         }
         bound = 1000 * cost(ops, unit)
+        rounds = args.proof_rounds
+        proofs = _pass_proofs(players, params.size, rounds) if rounds and params.passing else None
         results.append(
             {
                 "players": players,
@@ -120,6 +165,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "operations_by_phase": count,
                 "bound_ms": round(bound, 2),
                 "ratio_to_bound": round(total / bound, 3),
+                "pass_proofs": None
+                if proofs is None
+                else {
+                    "rounds": rounds,
+                    **{k: round(v, 2) for k, v in proofs.items()},
+                    "share_of_hand": round(
+                        sum(proofs.values()) / (total + sum(proofs.values())), 3
+                    ),
+                },
             }
         )
     target = next((r for r in results if r["players"] == TARGET_PLAYERS), None)
@@ -153,6 +207,13 @@ def render(result: dict[str, Any]) -> str:
     lines.append(
         "(ms of CPU per hand, all seats; bound = derives, decodes, multiplications × cost)"
     )
+    for r in result["results"]:
+        if (p := r["pass_proofs"]) is not None:
+            lines.append(
+                f"{r['players']:>5} seats: the private pass's proofs (R = {p['rounds']}, not yet"
+                f" in the hand) make {p['make_ms']:.1f} + check {p['check_ms']:.1f} ms,"
+                f" {100 * p['share_of_hand']:.0f} % of a hand with them"
+            )
     t = result["target"]
     if result["meets_target"] is not None:
         verdict = "meets" if result["meets_target"] else "MISSES"

@@ -52,8 +52,11 @@ def test_bench_audit_json() -> None:
 
 
 def test_the_deck_bound_counts_every_decode() -> None:
-    r = deck.run(argparse.Namespace(hands=1, players=[3]))
+    r = deck.run(argparse.Namespace(hands=1, players=[3], proof_rounds=1))
     (x,) = r["results"]
+    proofs = x["pass_proofs"]
+    assert proofs["rounds"] == 1 and proofs["make_ms"] > 0 and proofs["check_ms"] > 0
+    assert "the private pass's proofs (R = 1," in deck.render(r)
     # Each of the 3 seats' shuffled and locked decks, and its remixed hand of 17, is decoded by
     # the 2 other seats.
     assert x["operations"]["decode"] == 2 * 3 * 2 * 51 + 2 * 3 * 17
