@@ -140,8 +140,9 @@ def test_a_false_alarm_about_a_good_box_names_the_alarm(
 
 def test_a_seat_whose_next_deck_is_not_from_its_secret_is_named(tmp_path: Path) -> None:
     """Only the next hand's deck, shuffled and locked during this hand's plays, comes from
-    elsewhere: the takeover replays that deck too, and names the seat."""
-    table = DyingTable(RULES, dead=DEAD, hand=1, step="play.12")
+    elsewhere: the takeover replays that deck too, and names the seat. (A game to 30: its
+    first hand is not sure to end it, so the next deck is shuffled during it.)"""
+    table = DyingTable(Rules(target=30), dead=DEAD, hand=1, step="play.12")
     state = table.protos[DEAD]._s
     real = state.derive
     state.derive = lambda label: real(label + " elsewhere" if label == "hand 2" else label)  # type: ignore[method-assign]
