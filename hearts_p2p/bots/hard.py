@@ -249,7 +249,11 @@ def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float]:
 
 
 def _hunter_in(hands: list[int], rivals: tuple[int, ...]) -> int:
-    """The rival of ``rivals`` whose hand in this world could run every trick, else -1."""
+    """The rival of ``rivals`` whose hand in this world could run every trick, else -1; the one
+    rival who has shown points in every world, since the worlds dealt know nothing of its
+    strength but the points do."""
+    if len(rivals) == 1:
+        return rivals[0]
     best, fewest = -1, HUNTER_LOSERS + 1
     for s in rivals:
         n = losers(hands[s], _out(hands, s))
