@@ -9,10 +9,11 @@ On top of that:
   candidate is also played out with us running for the moon whatever happens (``play_out``'s
   ``shoots``); a card is worth its better plan. So the bot goes for the moon when the worlds say
   it comes home, keeps going while they do, and abandons it the move they stop saying so.
-- **Moon defence.** When one rival alone has taken points, the worlds in which its hand could
-  still run every trick are also played out with it running for the moon, weighed by how likely
-  the points it has taken make an attempt; the cards that stop it (a heart kept to win a trick,
-  a point given to a third seat) gain by what the moon would have cost.
+- **Moon defence.** While a rival could still take every point (nobody has one yet, or it alone
+  has), the worlds in which its hand could run the rest are also played out with it running for
+  the moon and every other seat defending from the first card (``play_out``'s ``watched``),
+  weighed by how likely an attempt is; the cards that stop it (a heart kept to win a trick, a
+  point taken early or given to a third seat) gain by what the moon would have cost.
 - **Searched pass** (``passing``), with the moon plans for a hand that could shoot.
 - **Exact endgame.** Once few cards are left, each world is solved by max-n search
   (``endgame``) instead of played out by the policy.
@@ -46,11 +47,12 @@ from .sampler import Dealer
 from .search import SearchBot
 from .standing import Standing
 
-__all__ = ["HardBot"]
+__all__ = ["HardBot", "moon_hunters"]
 
 PASS_BUDGET = 2.0  # a pass may think this many times the budget of a card
 SHOOT_LOSERS = 7  # we try the moon plan with at most this many losers in hand
-HUNTER_LOSERS = 2  # a rival's sampled hand with at most this many losers may be shooting
+HUNTER_LOSERS = 3  # a rival's sampled hand with at most this many losers may be shooting
+EARLY_HUNT = 0.5  # how likely such a rival runs for the moon before it has shown any points
 
 
 @register("hard")
@@ -131,19 +133,20 @@ class HardBot(SearchBot):
         if sum(k.counts) <= ENDGAME_CARDS and h.tricks:
             return self._endgame(view, k, options, pos, dealer, default, deadline)
         shooter = _can_try_moon(k, seat)
-        hunter, weight = _hunter(k, seat)
+        rivals, weight = moon_hunters(k, seat)
         # Each card as usual (while a rival may shoot: less what its moon would cost), and each
         # card run for the moon, which must beat the usual plan by a margin a world to be chosen.
         race = Race([*((c, False) for c in options), *((c, True) for c in options if shooter)])
         worlds = 0
         while not self.enough(worlds, deadline):
             hands = dealer.deal(rng)
-            hunted = hunter >= 0 and losers(hands[hunter], _out(hands, hunter)) <= HUNTER_LOSERS
+            hunter = _hunter_in(hands, rivals)
             for c in options:
                 if race.live((c, False)):
                     mine = cost(play(pos, hands[:], c))
-                    if hunted:
-                        mine += weight * (cost(play(pos, hands[:], c, hunter)) - mine)
+                    if hunter >= 0:
+                        hunt = play(pos, hands[:], c, hunter, hunter)
+                        mine += weight * (cost(hunt) - mine)
                     race.add((c, False), mine)
                 if race.live((c, True)):
                     race.add((c, True), cost(play(pos, hands[:], c, seat)) + PLAN_MARGIN)
@@ -225,14 +228,35 @@ def _can_try_moon(k: Knowledge, seat: int) -> bool:
     return losers(h.hands[seat], k.unseen) <= SHOOT_LOSERS
 
 
-def _hunter(k: Knowledge, seat: int) -> tuple[int, float]:
-    """The one rival who alone has taken points, and how likely that it runs for the moon."""
+def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float]:
+    """The rivals who may be running for the moon, and how likely that one is.
+
+    Before anyone has a point, any rival may be; once one rival alone has points, only it, the
+    likelier the more it has taken. A hunt that waits for its points to show is often too late
+    to stop, so the worlds in which a rival could run the rest are searched from the first trick.
+    """
     h = k.state
     if h.rules.moon is Moon.OFF:
-        return -1, 0.0
+        return (), 0.0
     takers = [s for s in range(h.n) if h.taken[s] & POINTS_MASK]
+    if not takers:
+        return tuple(s for s in range(h.n) if s != seat), EARLY_HUNT
     if len(takers) != 1 or takers[0] == seat:
-        return -1, 0.0
+        return (), 0.0
     who = takers[0]
     cards = (h.taken[who] & POINTS_MASK).bit_count()
-    return who, min(0.9, 0.2 + 0.1 * cards)
+    return (who,), min(1.0, EARLY_HUNT + 0.1 * cards)
+
+
+def _hunter_in(hands: list[int], rivals: tuple[int, ...]) -> int:
+    """The rival of ``rivals`` whose hand in this world could run every trick, else -1; the one
+    rival who has shown points in every world, since the worlds dealt know nothing of its
+    strength but the points do."""
+    if len(rivals) == 1:
+        return rivals[0]
+    best, fewest = -1, HUNTER_LOSERS + 1
+    for s in rivals:
+        n = losers(hands[s], _out(hands, s))
+        if n < fewest:
+            best, fewest = s, n
+    return best

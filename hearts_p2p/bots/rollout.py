@@ -124,12 +124,16 @@ class Position:
         )  # fmt: skip
 
 
-def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> list[int]:
+def play_out(
+    pos: Position, hands: list[int], card: int, shoots: int = -1, watched: int = -1
+) -> list[int]:
     """The cards each seat has taken once ``pos.seat`` plays ``card`` and the rest is played.
 
     ``hands`` holds every seat's cards; the playout uses it up. Seat ``shoots`` (if any) runs for
     the moon whatever its cards, for as long as nobody else has taken a point: the playout of a
-    moon attempt, or of a rival's that we must stop.
+    moon attempt, or of a rival's that we must stop. Every other seat defends against seat
+    ``watched`` (if any) from the first card, not only once it has taken ``STOP_AT`` points: the
+    playout of a hunt that the defence has seen coming.
     """
     t = pos.table
     n = t.n
@@ -153,7 +157,7 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
     # Whether anyone may be running for the moon: nobody, or only one seat, has taken points;
     # and the one seat that has, if it has taken enough that the others must stop it.
     watch = moon and not pts_seats & (pts_seats - 1)
-    rival = _rival(taken, pts_seats) if watch else -1
+    rival = _rival(taken, pts_seats, watched) if watch else -1
     seat = pos.seat
     bit = 1 << card
     hands[seat] ^= bit
@@ -175,7 +179,7 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
                 legal = bit
                 out = deck & ~played & ~hand
                 if watch:
-                    if pts_seats and not pts_seats >> seat & 1:
+                    if (pts_seats and not pts_seats >> seat & 1) or 0 <= rival != seat:
                         shooter = rival
                     elif seat == shoots or _can_shoot(hand, out, first, taken[seat]):
                         shooter = seat
@@ -202,7 +206,7 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
             pts_seats |= 1 << winner
             watch = moon and not pts_seats & (pts_seats - 1)
             if watch:
-                rival = _rival(taken, pts_seats)
+                rival = _rival(taken, pts_seats, watched)
         if trick & opens:
             hearts_open = True
         left -= 1
@@ -225,7 +229,7 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
         if legal & (legal - 1):
             out = deck & ~played & ~hand
             if watch:
-                if pts_seats and not pts_seats >> seat & 1:
+                if (pts_seats and not pts_seats >> seat & 1) or 0 <= rival != seat:
                     shooter = rival
                 elif seat == shoots or _can_shoot(hand, out, first, taken[seat]):
                     shooter = seat
@@ -247,9 +251,12 @@ def play_out(pos: Position, hands: list[int], card: int, shoots: int = -1) -> li
         order = followers[leader]
 
 
-def _rival(taken: list[int], pts_seats: int) -> int:
+def _rival(taken: list[int], pts_seats: int, watched: int) -> int:
     """The one seat that has taken points, if it has taken enough that every other seat sees it
-    running for the moon (``policy.moon_shooter``), else -1."""
+    running for the moon (``policy.moon_shooter``), else -1; or ``watched``, while nobody else
+    has taken points."""
+    if watched >= 0 and not pts_seats & ~(1 << watched):
+        return watched
     if not pts_seats:
         return -1
     who = pts_seats.bit_length() - 1

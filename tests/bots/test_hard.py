@@ -9,13 +9,14 @@ import pytest
 from hearts_p2p.benchmarks.bots import play_hand, speed_positions
 from hearts_p2p.bots import GameSwitch, GongZhuMonteCarloBot, HardBot, HeuristicBot, make_bot
 from hearts_p2p.bots.endgame import Endgame
+from hearts_p2p.bots.hard import moon_hunters
 from hearts_p2p.bots.inference import with_signals
 from hearts_p2p.bots.knowledge import knowledge_of
 from hearts_p2p.bots.passing import PassSearch, pass_candidates
 from hearts_p2p.bots.rollout import Position, play_out, score, table_of
 from hearts_p2p.bots.sampler import Dealer
 from hearts_p2p.bots.standing import GAME_LOSS, Standing
-from hearts_p2p.cards import QUEEN_SPADES, cards_of, parse_cards
+from hearts_p2p.cards import HEARTS_MASK, QUEEN_SPADES, cards_of, parse_cards
 from hearts_p2p.engine import Game, HandPhase, HandState, PassCards, SeatView, deal_hands
 from hearts_p2p.rules import Moon, Rules
 
@@ -180,6 +181,44 @@ def test_a_forced_shooter_takes_every_trick_it_can() -> None:
     # One loser (3♣ under the clubs out): the policy alone would not run, a forced shooter does.
     taken = play_out(pos, h.hands[:], two, 0)
     assert taken[0] & (1 << QUEEN_SPADES) and score(table_of(rules), taken, [False] * 4)[0] == 0
+
+
+def test_a_hunt_the_defence_watches_from_the_first_card_is_stopped() -> None:
+    """``play_out``'s ``watched``: the defenders who wait for the hunter's points let this moon
+    through; the same defenders watching it from the first card stop it."""
+    rules = no_pass(Rules())
+    game = position(
+        rules,
+        1,
+        ["6C TC JC QC KC AC 5D KD JS JH QH KH AH", "8C 9C 2D 9D QD AD 6S 7S TS KS AS 5H 8H",
+         "2C 5C 3D 6D TD JD 5S 2H 4H 6H 7H 9H TH", "3C 4C 7C 4D 7D 8D 2S 3S 4S 8S 9S QS 3H"],
+    )  # fmt: skip
+    h = game.hand
+    assert h is not None
+    pos = Position.of(h, 2)
+    (two,) = parse_cards("2C")
+    late = play_out(pos, h.hands[:], two, 0)
+    watched = play_out(pos, h.hands[:], two, 0, 0)
+    points = (1 << QUEEN_SPADES) | HEARTS_MASK
+    assert late[0] & points == points
+    assert watched[0] & points != points
+
+
+def test_the_hunters_are_every_rival_until_one_alone_shows_points() -> None:
+    """Before any point every rival may be hunting; then only the one who alone has points, the
+    likelier the more it shows; once two seats have points nobody can."""
+    rules = no_pass(Rules())
+    hands = [" ".join(r + suit for r in "23456789TJQKA") for suit in "CDSH"]
+    start = position(rules, 1, hands)
+    assert start.hand is not None
+    rivals, early = moon_hunters(knowledge_of(SeatView.of(start, 1)), 1)
+    assert rivals == (0, 2, 3) and 0 < early < 1
+    # Seat 0 takes the first two tricks (clubs are its alone), seat 3 throwing a heart on each.
+    shown = position(rules, 1, hands, "2C 2D 2S 2H 3C 3D 3S 3H")
+    assert shown.hand is not None and shown.hand.taken[0]
+    rivals, weight = moon_hunters(knowledge_of(SeatView.of(shown, 1)), 1)
+    assert rivals == (0,) and weight > early
+    assert moon_hunters(knowledge_of(SeatView.of(shown, 0)), 0) == ((), 0.0)
 
 
 def test_the_standing_makes_a_game_ending_loss_cost_more_than_points() -> None:
