@@ -218,8 +218,10 @@ def signer_key(s: GameState, env: Envelope) -> bytes | None:
 def begin_sit(s: GameState, r: Rekeying) -> None:
     """A newcomer whose sit is counted is that player from now on, for the re-key."""
     new = r.offer.newcomer
-    if new is not None and s.identity is not None and s.identity.public_key == new.key:
-        s.me = r.offer.player
+    if new is None or s.identity is None or s.identity.public_key != new.key:
+        return
+    if wanted(s) is not None and r.offer.dh == pass_public_key(sit_fresh(s)):
+        s.me = r.offer.player  # else not a sit it signed so: it never rejoins, the table waits
 
 
 def switch_holder(s: GameState, r: Rekeying, done: bool, hand: int) -> None:
