@@ -186,6 +186,7 @@ class SitAsked:
     was: str
     hand: int
     bot: bool
+    key: bytes  # the newcomer's identity key, to answer with
 
 
 @dataclass(frozen=True, slots=True)

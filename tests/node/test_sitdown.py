@@ -11,8 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from hearts_p2p.audit import AuditReport
 from hearts_p2p.game import GameProtocol, Status
 from hearts_p2p.game.events import SeatTaken, SitAsked
@@ -102,6 +100,22 @@ def finish_alike(table: SitdownTable, tmp_path: Path, *, seated: bool) -> AuditR
     return report
 
 
+def _answering(
+    table: SitdownTable, answers: tuple[bool, ...]
+) -> Callable[[int, GameProtocol], bool]:
+    """Kim's arrival, then players 0, 1 and 3 answering its ask with ``answers``."""
+    first = table._maybe_rerun
+
+    def consent(i: int, p: GameProtocol) -> bool:
+        if table.reborn is None and first(i, p):
+            for j, yes in zip((0, 1, 3), answers, strict=True):
+                table.protos[j].consent(KIM.public_key, yes)
+            return True
+        return first(i, p)
+
+    return consent
+
+
 def test_at_an_ask_table_every_seated_player_consents_or_the_seat_stays_the_tables(
     tmp_path: Path,
 ) -> None:
@@ -109,17 +123,8 @@ def test_at_an_ask_table_every_seated_player_consents_or_the_seat_stays_the_tabl
     the table's to the end, the game finishing all the same, nobody blamed."""
     for answers, seated in (((True, True, True), True), ((True, False, True), False)):
         table = SitdownTable(ASK)
-        first = table._maybe_rerun
 
-        def consent(i: int, p: GameProtocol, table: SitdownTable = table,
-                    first: object = first, answers: tuple[bool, ...] = answers) -> bool:  # fmt: skip
-            if table.reborn is None and first(i, p):  # type: ignore[operator]
-                for j, yes in zip((0, 1, 3), answers, strict=True):
-                    table.protos[j].consent(KIM.public_key, yes)
-                return True
-            return first(i, p)  # type: ignore[operator]
-
-        table.choose = consent
+        table.choose = _answering(table, answers)
         table.play()
         finish_alike(table, tmp_path / str(seated), seated=seated)
         assert (table.reborn is not None and table.reborn.me == 2) is seated
@@ -173,29 +178,31 @@ class InjectingTable(SitdownTable):
         return (super()._maybe_rerun(i, p) if self.kim else False) or True
 
 
-@pytest.mark.parametrize(
-    "forge",
-    [
-        pytest.param(lambda p: sit_frame(p, MALLORY, body={"key": LEE.public_key}), id="wrong-signature"),
-        pytest.param(lambda p: sit_frame(p, LEE, game_id=bytes(16)), id="another-game"),
-        pytest.param(lambda p: sit_frame(p, LEE, hand=next_hand(p._s) - 1), id="another-hand"),
-        pytest.param(lambda p: sit_frame(p, LEE, hand=next_hand(p._s) + 1), id="a-later-hand"),
-        pytest.param(lambda p: sit_frame(p, p.identity, body={"key": p.identity.public_key}), id="a-second-seat"),
-        pytest.param(lambda p: sit_frame(p, LEE, body={"dh": bytes(32)}), id="low-order-key"),
-    ],
-)  # fmt: skip
-def test_a_forged_or_replayed_sit_is_dropped_by_every_peer(
-    tmp_path: Path, forge: Callable[[GameProtocol], SignedMessage]
-) -> None:
+def _second_seat(p: GameProtocol) -> SignedMessage:
+    assert p.identity is not None
+    return sit_frame(p, p.identity, body={"key": p.identity.public_key})
+
+
+FORGED: dict[str, Callable[[GameProtocol], SignedMessage]] = {
+    "wrong-signature": lambda p: sit_frame(p, MALLORY, body={"key": LEE.public_key}),
+    "another-game": lambda p: sit_frame(p, LEE, game_id=bytes(16)),
+    "another-hand": lambda p: sit_frame(p, LEE, hand=next_hand(p._s) - 1),
+    "a-later-hand": lambda p: sit_frame(p, LEE, hand=next_hand(p._s) + 1),
+    "a-second-seat": _second_seat,
+    "low-order-key": lambda p: sit_frame(p, LEE, body={"dh": bytes(32)}),
+}
+
+
+def test_a_forged_or_replayed_sit_is_dropped_by_every_peer(tmp_path: Path) -> None:
     """A sit in another's name, from another game or hand, by a seated player for a second
-    seat, or with a key every box to it could be read with: no peer holds or carries it, the
-    table plays the seat to the end, one log, valid, nobody named."""
-    table = InjectingTable(ANYONE, lambda p: [forge(p)], kim=False)
+    seat, or with a key every box to it could be read with, all delivered to every peer: no
+    peer holds or carries any, the table plays the seat to the end, one log, valid, nobody
+    named."""
+    table = InjectingTable(ANYONE, lambda p: [forge(p) for forge in FORGED.values()], kim=False)
     table.play()
     assert table.injected
     finish_alike(table, tmp_path, seated=False)
-    for p in table.protos:
-        assert not [e for e in table.events[p.me or 0] if isinstance(e, SitAsked)]
+    assert not [e for i in (0, 1, 3) for e in table.events[i] if isinstance(e, SitAsked)]
 
 
 def test_two_strangers_for_one_seat_sit_one_at_a_time_and_one_that_never_rejoins_costs_a_hand(
@@ -249,6 +256,6 @@ def test_a_newcomer_that_leaves_again_is_taken_over_from_its_new_escrow(tmp_path
     assert len({tuple(p.entries) for p in alive}) == 1
     report = audit(tmp_path, alive[0].entries)
     assert isinstance(report, AuditReport) and report.valid, report.problems
-    assert [(t.name, t.hand) for t in report.takeovers][0] == ("p2", 1)
+    assert (report.takeovers[0].name, report.takeovers[0].hand) == ("p2", 1)
     assert len(report.takeovers) == 2 and report.takeovers[1].hand >= 4
     assert [s.name for s in report.sits if s.taken] == ["Kim"]
