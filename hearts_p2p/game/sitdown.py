@@ -143,9 +143,8 @@ def take_sit(s: GameState, msg: SignedMessage) -> bool:
     offer = _parse(s, msg, next_hand(s))
     if offer is None or offer.newcomer is None:
         return False
+    s.frames.add(msg.raw)  # every copy after this one drops at once: relayed once, by each
     held = s.sits.get(offer.player)
-    if held == msg.raw:
-        return True
     if held is None or msg.raw < held:
         s.sits[offer.player] = msg.raw
     new = offer.newcomer
