@@ -142,6 +142,17 @@ def render_report(report: AuditReport, style: Style, *, tricks: bool) -> list[st
             lines.append(f"{who} asked its seat back at hand {back.hand}; refused: {by} {why}")
         else:
             lines.append(f"{who} asked its seat back at hand {back.hand}; its rejoin never came")
+    for sit in report.sits:
+        where = clean(report.name(sit.seat), 60)
+        who = f"{clean(sit.name, 60)} ({sit.fingerprint})"
+        if sit.taken:
+            lines.append(f"{who} took {where} from hand {sit.hand} (was {clean(sit.was, 60)}); "
+                         "every seat re-keyed")  # fmt: skip
+        elif sit.refused_by:
+            by = ", ".join(clean(report.name(s), 60) for s in sit.refused_by)
+            lines.append(f"{who} asked for {where} at hand {sit.hand}; refused by {by}")
+        else:
+            lines.append(f"{who} asked for {where} at hand {sit.hand}; its rejoin never came")
     return lines + end_lines(report)
 
 

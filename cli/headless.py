@@ -18,8 +18,11 @@ from hearts_p2p.frontend import (
     ReclaimRefused,
     SeatedRoster,
     SeatReclaimed,
+    SeatTaken,
     SeatTakenOver,
+    SitAsked,
     reclaimed_text,
+    sit_text,
     taken_over_text,
     voided_text,
 )
@@ -84,6 +87,8 @@ class ReportingSeat:
             return voided_text(event.number, names, event.redeal)
         if isinstance(event, SeatReclaimed):
             return reclaimed_text(event, self.name(event.seat), you=you)
+        if isinstance(event, SitAsked | SeatTaken):
+            return sit_text(event, self.name(event.seat))
         if isinstance(event, ReclaimRefused):
             by = ", ".join(self.name(s) for s in event.by)
             return reclaimed_text(event, self.name(event.seat), by, you=you)

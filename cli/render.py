@@ -34,9 +34,12 @@ from hearts_p2p.frontend import (
     ReclaimRefused,
     SeatedRoster,
     SeatReclaimed,
+    SeatTaken,
     SeatTakenOver,
+    SitAsked,
     TrickTaken,
     reclaimed_text,
+    sit_text,
     taken_over_text,
     voided_text,
 )
@@ -405,6 +408,10 @@ class Screen:
             by = ", ".join(self.who(s) for s in ev.by) if isinstance(ev, ReclaimRefused) else ""
             you = ev.seat == self.you
             self.line(self.style.bold(reclaimed_text(ev, self.who(ev.seat), by, you=you)))
+        elif isinstance(ev, SitAsked | SeatTaken):
+            if isinstance(ev, SeatTaken):
+                self.names[ev.seat] = clean(ev.name, 32)
+            self.line(self.style.bold(sit_text(ev, self.who(ev.seat))))
         elif isinstance(ev, PeerState):
             self.line(self._peer_state(ev))
         elif isinstance(ev, ChatLine):

@@ -27,6 +27,7 @@ from .game import (
     HandVoided,
     ReclaimRefused,
     SeatReclaimed,
+    SeatTaken,
     SeatTakenOver,
     Status,
     StepId,
@@ -45,6 +46,7 @@ __all__ = [
     "PlayerSummary",
     "Problem",
     "ReturnSummary",
+    "SitSummary",
     "TakeoverSummary",
     "TrickSummary",
     "VoidSummary",
@@ -178,6 +180,22 @@ class ReturnSummary:
     back: bool = False
 
 
+@dataclass(frozen=True)
+class SitSummary:
+    """A newcomer (``name``, ``fingerprint``) that asked for the open seat ``seat`` at a hand
+    boundary: ``taken`` if its key held that seat from hand ``hand`` on, in place of ``was``;
+    else ``refused_by`` lists the seats that kept it off (empty: nobody refused, its escrow
+    never came)."""
+
+    seat: int
+    name: str
+    fingerprint: str
+    hand: int
+    was: str = ""
+    refused_by: tuple[int, ...] = ()
+    taken: bool = False
+
+
 @dataclass
 class AuditReport:
     path: str
@@ -193,6 +211,7 @@ class AuditReport:
     abort: AbortSummary | None = None
     takeovers: list[TakeoverSummary] = field(default_factory=list)
     returns: list[ReturnSummary] = field(default_factory=list)
+    sits: list[SitSummary] = field(default_factory=list)
     voids: list[VoidSummary] = field(default_factory=list)
     final_hash: str = ""
     problems: list[Problem] = field(default_factory=list)
@@ -222,6 +241,7 @@ class AuditReport:
             "abort": asdict(self.abort) if self.abort is not None else None,
             "takeovers": [asdict(t) for t in self.takeovers],
             "returns": [{**asdict(r), "refused_by": list(r.refused_by)} for r in self.returns],
+            "sits": [{**asdict(r), "refused_by": list(r.refused_by)} for r in self.sits],
             "voids": [
                 {**asdict(v), "seats": list(v.seats), "names": list(v.names)} for v in self.voids
             ],
@@ -329,7 +349,14 @@ def _replay(
             back=isinstance(e, SeatReclaimed),
         )
         for e in events
-        if isinstance(e, SeatReclaimed | ReclaimRefused)
+        if isinstance(e, SeatReclaimed) or (isinstance(e, ReclaimRefused) and not e.newcomer)
+    ]
+    report.sits = [
+        SitSummary(e.seat, e.name, e.fingerprint, e.hand, was=e.was, taken=True)
+        if isinstance(e, SeatTaken)
+        else SitSummary(e.seat, e.name, e.newcomer, e.hand, refused_by=e.by)
+        for e in events
+        if isinstance(e, SeatTaken) or (isinstance(e, ReclaimRefused) and e.newcomer)
     ]
     report.voids = [
         VoidSummary(e.number, e.seats, e.names, e.redeal)
@@ -357,6 +384,9 @@ def _signature_problem(
     if env.sender >= len(players):
         return Problem(where, f"a {env.kind} message from player {env.sender}, who is not seated")
     if any(msg.verify(p.key) for p in players):
+        return None
+    key = proto.key_for(env)  # a newcomer's, once the log so far seats it (SPEC 6.15)
+    if key is not None and msg.verify(key):
         return None
     return Problem(
         where, f"bad signature on a {env.kind} message from {_player(proto, env.sender)}"

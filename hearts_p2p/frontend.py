@@ -30,9 +30,12 @@ from .game.events import (
     RosterEntry,
     SeatedRoster,
     SeatReclaimed,
+    SeatTaken,
     SeatTakenOver,
+    SitAsked,
     TrickTaken,
 )
+from .text import clean
 
 __all__ = [
     "Aborted",
@@ -55,10 +58,13 @@ __all__ = [
     "ReclaimRefused",
     "RosterEntry",
     "SeatReclaimed",
+    "SeatTaken",
     "SeatTakenOver",
     "SeatedRoster",
+    "SitAsked",
     "TrickTaken",
     "reclaimed_text",
+    "sit_text",
     "taken_over_text",
     "voided_text",
 ]
@@ -142,6 +148,14 @@ def voided_text(number: int, names: Sequence[str], redeal: int | None) -> str:
     return f"hand {number} voided: {who}; {then} (their seats are dealt open from now on)"
 
 
+def sit_text(event: SitAsked | SeatTaken, seat: str) -> str:
+    """What every front end says when a newcomer asks for an open seat, or takes it."""
+    who = f"{clean(event.name, 32)} ({event.fingerprint})"
+    if isinstance(event, SeatTaken):
+        return f"{who} took {seat}'s seat from hand {event.hand}; every seat re-keyed"
+    return f"{who} asks to take {seat}'s seat from hand {event.hand}"
+
+
 def reclaimed_text(
     event: SeatReclaimed | ReclaimRefused, who: str, by: str = "", *, you: bool = False
 ) -> str:
@@ -151,6 +165,12 @@ def reclaimed_text(
             return f"you are back from hand {event.hand}: your seat and your cards are yours again"
         return f"{who} is back from hand {event.hand}, dealt like everyone again"
     asker = "you" if you else who
+    if isinstance(event, ReclaimRefused) and event.newcomer:
+        return (
+            f"{clean(event.name, 32)} ({event.newcomer}) asked for {who}'s seat at hand "
+            f"{event.hand}, but {by or 'nobody'} refused or its escrow did not come: the table "
+            "plays that seat on"
+        )
     why = (
         f"{by} signed that a fresh escrow box sealed to them does not open, or had no rejoin"
         if by

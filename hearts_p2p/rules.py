@@ -19,6 +19,7 @@ __all__ = [
     "PRESETS",
     "GameKind",
     "Moon",
+    "OpenSeats",
     "PassDirection",
     "Rules",
     "RulesError",
@@ -120,6 +121,17 @@ _GONGZHU_FLAGS = (
 _GONGZHU_DEFAULTS: dict[str, object] = {"limit": 0, **dict.fromkeys(_GONGZHU_FLAGS, False)}
 
 
+class OpenSeats(StrEnum):
+    """Who may take a seat the table plays (its player left) at a hand boundary (SPEC 6.15).
+
+    ``no`` is the default: the genesis names the people who agreed to play together, and a
+    stranger sits in only where the host said so before anyone accepted it."""
+
+    NO = "no"  # only the seat's own player, coming back
+    ANYONE = "anyone"  # any newcomer one seated player carries in ``seats``
+    ASK = "ask"  # a newcomer every seated player carries in ``seats``: each one consents
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every option of both rule sets; defaults are Microsoft Hearts for four players.
@@ -141,6 +153,8 @@ class Rules:
     # Hearts: the seat on lead may claim the rest when it must win every trick (Gong Zhu's 摊牌
     # is always allowed). Left out of the dict when off, so older tables' rules are unchanged.
     claims: bool = False
+    # Either game: who may take an open seat (SPEC 6.15). Left out of the dict when ``no``.
+    open_seats: OpenSeats = OpenSeats.NO
     # Gong Zhu (拱猪) options, refused for Hearts.
     limit: int = 0  # the game ends once a total is -limit or less; 0: the default, 1000
     expose_all: bool = False  # 分牌全亮: Q♠ J♦ 10♣ A♥ must all be exposed
@@ -161,6 +175,7 @@ class Rules:
         object.__setattr__(self, "game", _enum("game", GameKind, self.game))
         object.__setattr__(self, "moon", _enum("moon", Moon, self.moon))
         object.__setattr__(self, "ties", _enum("ties", Ties, self.ties))
+        object.__setattr__(self, "open_seats", _enum("open_seats", OpenSeats, self.open_seats))
         _check_type("target", self.target, int)
         _check_type("limit", self.limit, int)
         if self.game is GameKind.GONGZHU:
@@ -256,7 +271,9 @@ class Rules:
         d["moon"] = self.moon.value
         d["ties"] = self.ties.value
         d["game"] = self.game.value
+        d["open_seats"] = self.open_seats.value
         keys = _GONGZHU_KEYS if self.is_gongzhu else _HEARTS_KEYS + ("claims",) * self.claims
+        keys += ("open_seats",) * (self.open_seats is not OpenSeats.NO)
         return {k: d[k] for k in keys}
 
     @classmethod
@@ -272,6 +289,10 @@ class Rules:
             if data["claims"] is not True:
                 raise RulesError("claims is left out of the rules when off")
             names.add("claims")
+        if "open_seats" in data:
+            if data["open_seats"] == OpenSeats.NO.value:
+                raise RulesError("open_seats 'no' is the default and is left out of the rules")
+            names.add("open_seats")
         unknown = sorted(str(k) for k in data if k not in names)
         if unknown:
             raise RulesError(f"unknown rules option(s) for {game.value}: {', '.join(unknown)}")
@@ -298,6 +319,8 @@ class Rules:
             parts.append("ties play on")
         if self.claims:
             parts.append("claims")
+        if self.open_seats is not OpenSeats.NO:
+            parts.append(f"open seats: {self.open_seats.value}")
         return ", ".join(parts)
 
     def _gongzhu_summary(self) -> str:

@@ -51,7 +51,7 @@ KINDS = frozenset(
         "pass_commit", "pass_reveal", "passed", "remix", "play", "moon", "reveal", "end",
         "expose", "expose_fourth",
         "abort", "takeover", "recover",
-        "seats", "rekey", "welcome", "reclaim", "rejoin",
+        "seats", "rekey", "welcome", "reclaim", "rejoin", "sit",
     }
 )  # fmt: skip
 """Every message kind of protocol version 1: the game's steps (Gong Zhu's exposures among

@@ -21,7 +21,9 @@ from .events import (
     RosterEntry,
     SeatedRoster,
     SeatReclaimed,
+    SeatTaken,
     SeatTakenOver,
+    SitAsked,
     TrickTaken,
 )
 from .genesis import Genesis, GenesisError, Player
@@ -63,8 +65,10 @@ __all__ = [
     "ReplayFault",
     "RosterEntry",
     "SeatReclaimed",
+    "SeatTaken",
     "SeatTakenOver",
     "SeatedRoster",
+    "SitAsked",
     "Status",
     "Step",
     "StepId",

@@ -28,8 +28,10 @@ __all__ = [
     "ReclaimRefused",
     "RosterEntry",
     "SeatReclaimed",
+    "SeatTaken",
     "SeatTakenOver",
     "SeatedRoster",
+    "SitAsked",
     "TrickTaken",
 ]
 
@@ -168,6 +170,36 @@ class ReclaimRefused:
     name: str
     hand: int
     by: tuple[int, ...]
+    newcomer: str = ""  # a newcomer's sit (sitdown.py): its fingerprint, ``name`` its name
+
+
+@dataclass(frozen=True, slots=True)
+class SitAsked:
+    """A newcomer, ``name`` with its own identity key (``fingerprint``), asks to take the seat
+    ``seat`` the table plays (its player was ``was``) from hand ``hand`` on. At an ``ask`` table
+    each seated player answers (``GameProtocol.consent``); no answer before its ``seats`` is a
+    refusal."""
+
+    seat: int
+    name: str
+    fingerprint: str
+    was: str
+    hand: int
+    bot: bool
+    key: bytes  # the newcomer's identity key, to answer with
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """The newcomer ``name`` (``fingerprint``) holds seat ``seat`` from hand ``hand`` on, in
+    place of ``was``: its identity key signs for that seat from then on, its fresh secret
+    escrowed anew with every seated player's."""
+
+    seat: int
+    name: str
+    fingerprint: str
+    was: str
+    hand: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,4 +229,6 @@ GameEvent = (
     | HandVoided
     | SeatReclaimed
     | ReclaimRefused
+    | SitAsked
+    | SeatTaken
 )

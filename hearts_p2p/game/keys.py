@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-__all__ = ["derive", "pass_key", "pass_public_key"]
+__all__ = ["derive", "pass_key", "pass_public_key", "usable_pass_key"]
+
+_PROBE = X25519PrivateKey.from_private_bytes(bytes([1]) * 32)  # to refuse low-order keys
 
 
 def derive(secret: bytes, label: str) -> bytes:
@@ -29,3 +31,14 @@ def pass_key(secret: bytes) -> X25519PrivateKey:
 
 def pass_public_key(secret: bytes) -> bytes:
     return pass_key(secret).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def usable_pass_key(dh: object) -> bool:
+    """Whether ``dh``, a pass key someone shows, is 32 bytes and not a low-order point."""
+    if not isinstance(dh, bytes) or len(dh) != 32:
+        return False
+    try:
+        _PROBE.exchange(X25519PublicKey.from_public_bytes(dh))
+    except ValueError:
+        return False  # a low-order point: every box sealed to it would be readable
+    return True

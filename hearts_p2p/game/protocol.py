@@ -32,7 +32,7 @@ from ..engine import (
     SeatView,
 )
 from ..identity import Identity
-from ..wire import SignedMessage, WireError, decode_frame, pack
+from ..wire import Envelope, SignedMessage, WireError, decode_frame, pack
 from .abort import (
     ONE_NUMBER,
     ONE_STEP,
@@ -49,7 +49,7 @@ from .abort import (
 from .claims import claim_body
 from .events import GameEvent, HandStarted, SeatedRoster
 from .exposure import exposure_body
-from .genesis import Genesis, GenesisError
+from .genesis import Genesis, GenesisError, Player
 from .handflow import HandFlow
 from .handsteps import HAND_STEPS
 from .outcome import Abort, CheatError, Termination
@@ -66,6 +66,7 @@ from .reclaim import (
 from .redeal import open_seats
 from .rekey import REJOIN, awaited, give_up, sign_rejoin, take_rejoin
 from .seating import SEATING
+from .sitdown import SIT, asked_seat, sign_sit, signer_key, take_sit, wanted
 from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
 from .tableseat import Evidence, RoundState
@@ -297,7 +298,7 @@ class GameProtocol:
     def wants_secret(self) -> bool:
         """Whether this seat, taken over, has no fresh secret to come back with yet."""
         s = self._s
-        return self.taken_over and s.identity is not None and may_ask(s)
+        return self.taken_over and s.identity is not None and may_ask(s) and wanted(s) is None
 
     def come_back(self, secret: bytes) -> None:
         """Ask to take this seat back at the next hand boundary with ``secret``, a fresh game
@@ -309,6 +310,34 @@ class GameProtocol:
             return
         s.choices[RECLAIM] = [*fresh_secrets(s), secret]
         self._offer()
+
+    def ask_seat(self, player: int, name: str, bot: bool) -> None:
+        """As a newcomer following the game (an identity the roster does not hold), ask to take
+        ``player``'s seat, which the table plays, at the coming hand boundaries, sitting with
+        this protocol's game secret (saved with the choices before anything is signed)."""
+        s = self._s
+        if s.genesis is None or s.identity is None or s.me is not None:
+            raise ProtocolError("only a newcomer following a running game asks for a seat")
+        if s.genesis.index_of(s.identity.public_key) is not None:
+            raise ProtocolError("a player of this game takes its own seat back, no other")
+        if player not in s.table:
+            raise ProtocolError("that seat is not open: the table does not play it")
+        asked_seat(s, player, self._secret, name, bot)
+        self._offer()
+
+    def consent(self, newcomer: bytes, yes: bool) -> None:
+        """This seated player's answer to a newcomer's ask at an ``ask`` table (``SitAsked``):
+        carried in its next ``seats`` only if yes and given before that part is sent."""
+        self._s.consent[newcomer] = yes
+
+    def key_for(self, env: Envelope) -> bytes | None:
+        """The key that signs ``env`` as the log so far sets the key schedule (sitdown.py)."""
+        return signer_key(self._s, env)
+
+    @property
+    def holders(self) -> Mapping[int, Player]:
+        """The newcomers holding a seat now in place of its genesis player, by player."""
+        return MappingProxyType(self._s.holders)
 
     @property
     def table_seats(self) -> frozenset[int]:
@@ -544,11 +573,11 @@ class GameProtocol:
             return self._s.host_key if player == 0 else None
         if player >= len(genesis.players):
             return None
-        return genesis.players[player].key
+        return self._s.holder(player).key  # the key schedule: a newcomer's key from its hand
 
     def _receive(self, msg: SignedMessage) -> None:
         s, env = self._s, msg.envelope
-        key = self._key_of(env.sender)
+        key = signer_key(s, env)
         if key is None and s.genesis is None and env.game_id == s.game_id:
             if len(self._early) < MAX_FUTURE:
                 self._early.append(msg)  # a player's key is known once the genesis is in
@@ -557,6 +586,10 @@ class GameProtocol:
             # Another game's message, replayed or misrouted, or outer bytes of someone's own
             # making (the decoder refuses those): nobody's fault, and not taken.
             self._dropped += 1
+            return
+        if env.kind == SIT:
+            if not take_sit(s, msg):  # a newcomer's ask, signed by its own key (sitdown.py)
+                self._dropped += 1
             return
         if key is None or not (msg.raw in s.signed or msg.raw in self._vouched or msg.verify(key)):
             self._unsigned(msg)
@@ -682,8 +715,8 @@ class GameProtocol:
         """A frame its named sender did not sign: damage or a stranger (dropped), or a seated
         player signing in another's name, which its own signature proves."""
         env, genesis = msg.envelope, self._s.genesis
-        for p, player in enumerate(genesis.players if genesis is not None else ()):
-            if p != env.sender and msg.verify(player.key):
+        for p in range(len(genesis.players) if genesis is not None else 0):
+            if p != env.sender and msg.verify(self._s.holder(p).key):
                 self._s.frames.add(msg.raw)
                 self._s.forged.add(msg.raw)
                 why = f"signed a {env.kind} message in another player's name"
@@ -1081,6 +1114,11 @@ class GameProtocol:
         if s.step.kind in (StepKind.REKEY, StepKind.WELCOME):
             return  # its reclaim for this hand is being taken: the next comes if refused
         msg = sign_offer(s)
+        sit = sign_sit(s) if msg is None else None
+        if sit is not None:
+            self._offered = next_hand(s)
+            s.outbox.append(sit)  # a newcomer's ask for the coming hand (sitdown.py)
+            take_sit(s, sit)
         if msg is not None:
             self._offered = next_hand(s)
             s.outbox.append(msg)

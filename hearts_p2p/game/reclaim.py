@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-
 from ..engine import IllegalActionError
 from ..wire import (
     PROTOCOL_VERSION,
@@ -27,10 +25,13 @@ from ..wire import (
     pack,
 )
 from .handsteps import start_hand
-from .keys import pass_public_key
+from .keys import pass_public_key, usable_pass_key
 from .rekey import REKEY_STEPS, begin, fresh_secrets, returns_of_mine, seats_key
 from .rekey import table_part as rekey_part
 from .rekeying import Offer
+from .sitdown import SIT, held_sits, next_hand
+from .sitdown import carried as carried_sit
+from .sitdown import counted as counted_sits
 from .state import GameState, StepRule
 from .steps import Step, StepKind
 
@@ -50,19 +51,11 @@ __all__ = [
 RECLAIM = "reclaim"
 MAX_RETURNS = 2  # per seat and game: a peer that stalls, comes back and stalls again each hand
 # would cost the table a timeout every hand; after this many returns the table keeps the seat
-_PROBE = X25519PrivateKey.from_private_bytes(bytes([1]) * 32)  # to refuse low-order keys
 
 
 def may_ask(s: GameState) -> bool:
     """Whether this seat, which the table plays, needs a fresh secret to ask its seat back."""
     return len(fresh_secrets(s)) <= returns_of_mine(s) < MAX_RETURNS
-
-
-def next_hand(s: GameState) -> int:
-    """The hand a reclaim signed now is for: the coming one (this one, at its ``seats``)."""
-    if s.step.kind is StepKind.SEATS:
-        return s.step.hand
-    return s.step.hand + 1 if s.step.kind is StepKind.WELCOME else s.hand_now + 1
 
 
 def sign_offer(s: GameState) -> SignedMessage | None:
@@ -114,7 +107,7 @@ def _parse(s: GameState, msg: SignedMessage, hand: int) -> Offer | None:
     if not _may_return(s, player):
         return None  # it came back as often as a seat may
     dh = body["dh"]
-    if not _usable(dh) or dh in {s.pass_key_of(p) for p in s.everyone()}:
+    if not usable_pass_key(dh) or dh in {s.pass_key_of(p) for p in s.everyone()}:
         return None
     return Offer(player, env.seq, dh, msg.raw)
 
@@ -127,17 +120,6 @@ def _may_return(s: GameState, player: int) -> bool:
     return s.returns.get(player, 0) < MAX_RETURNS and not (seat is not None and seat.open)
 
 
-def _usable(dh: object) -> bool:
-    """Whether ``dh`` is 32 bytes and not a low-order point."""
-    if not isinstance(dh, bytes) or len(dh) != 32:
-        return False
-    try:
-        _PROBE.exchange(X25519PublicKey.from_public_bytes(dh))
-    except ValueError:
-        return False  # a low-order point: every box sealed to it would be readable
-    return True
-
-
 def _carried(s: GameState, raw: object) -> Offer | None:
     """A reclaim frame inside a ``seats`` message: decoded, its signature checked, parsed."""
     if not isinstance(raw, bytes) or s.genesis is None:
@@ -146,10 +128,12 @@ def _carried(s: GameState, raw: object) -> Offer | None:
         msg = decode_frame(raw)
     except WireError:
         return None
+    if msg.envelope.kind == SIT:
+        return carried_sit(s, raw)  # a newcomer's, signed by its own key (sitdown.py)
     player = msg.envelope.sender
     if not 0 <= player < s.players or msg.raw != pack([msg.envelope_bytes, msg.signature]):
         return None
-    if msg.raw not in s.signed and not msg.verify(s.genesis.players[player].key):
+    if msg.raw not in s.signed and not msg.verify(s.holder(player).key):
         return None
     return _parse(s, msg, s.step.hand)
 
@@ -162,7 +146,7 @@ def _check_seats(s: GameState, player: int, body: dict[str, Any]) -> object:
         return None  # taken over in this step: it carries nothing and takes no fresh key
     seat = s.seat_of[player]
     items = body.get("reclaims") if set(body) == {"reclaims", "dh"} else None
-    if not isinstance(items, list) or len(items) > len(s.table) or not _usable(body["dh"]):
+    if not isinstance(items, list) or len(items) > len(s.table) or not usable_pass_key(body["dh"]):
         raise IllegalActionError("malformed seats message", seat)
     offers = [_carried(s, raw) for raw in items]
     if any(o is None for o in offers):
@@ -182,6 +166,7 @@ def _send_seats(s: GameState) -> dict[str, Any]:
     if isinstance(saved, dict) and saved.get("prev") == s.step.prev:
         return {"reclaims": list(saved["reclaims"]), "dh": seats_key(s)}
     held = [(p, raw) for p, raw in sorted(s.offers.items()) if _carried(s, raw) is not None]
+    held = sorted(held + held_sits(s, {p for p, _ in held}))
     reclaims = [raw for _, raw in held]
     s.choices["seats"] = {"prev": s.step.prev, "reclaims": reclaims}
     return {"reclaims": reclaims, "dh": seats_key(s)}
@@ -193,17 +178,22 @@ def _after_seats(s: GameState, done: Step) -> None:
     none, the hand begins."""
     counted: dict[int, Offer] = {}
     keys: dict[int, bytes] = {}
+    sits: dict[int, list[Offer]] = {}
     for player in done.senders:
         parsed = done.parsed.get(player)
         if not isinstance(parsed, tuple) or player in s.table:
             continue  # taken over in this step, its part sent or not: it takes no fresh key
         offers, keys[player] = parsed
+        sits[player] = [o for o in offers if o.newcomer is not None]
         for offer in offers:
             assert isinstance(offer, Offer)
+            if offer.newcomer is not None:
+                continue  # a newcomer's sit: counted by the table's rule below
             held = counted.get(offer.player)
             if held is None or offer.raw < held.raw:
                 counted[offer.player] = offer
     s.offers = {}
+    counted = {**counted_sits(s, sits), **counted}  # a seat's own player before a newcomer
     if not counted:
         start_hand(s)
         return

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import IllegalActionError
+from ..identity import fingerprint
 from ..wire import (
     PROTOCOL_VERSION,
     Envelope,
@@ -39,6 +40,7 @@ from .events import ReclaimRefused, SeatReclaimed
 from .handsteps import start_hand
 from .keys import derive, pass_key, pass_public_key
 from .rekeying import Offer, Rekeying
+from .sitdown import begin_sit, sit_fresh, switch_holder
 from .state import GameState, StepRule
 from .steps import Step, StepId, StepKind
 
@@ -84,6 +86,8 @@ def seats_key(s: GameState) -> bytes:
 
 
 def _my_fresh(s: GameState, r: Rekeying) -> bytes:
+    if s.me == r.offer.player and r.offer.newcomer is not None:
+        return sit_fresh(s)  # a newcomer taking the seat (sitdown.py)
     if s.me == r.offer.player:
         return fresh_secrets(s)[returns_of_mine(s)]
     return _boundary_secret(s, s.step.hand)
@@ -92,6 +96,7 @@ def _my_fresh(s: GameState, r: Rekeying) -> bytes:
 def begin(s: GameState, offer: Offer, keys: dict[int, bytes], hand: int) -> None:
     """A reclaim counted at ``seats``: every present player escrows its fresh secret."""
     s.rekeying = Rekeying(offer, keys, frozenset(s.table))
+    begin_sit(s, s.rekeying)
     s.new_step(hand, StepId(StepKind.REKEY), s.present())
 
 
@@ -250,7 +255,8 @@ def _carried(s: GameState, raw: object) -> tuple[dict[int, EscrowEntry], tuple[i
         return None
     if msg.raw != pack([msg.envelope_bytes, msg.signature]):
         return None
-    key = s.genesis.players[s.rekeying.offer.player].key
+    new = s.rekeying.offer.newcomer
+    key = new.key if new is not None else s.holder(s.rekeying.offer.player).key
     if msg.envelope.sender != s.rekeying.offer.player:
         return None
     if msg.raw not in s.signed and not msg.verify(key):
@@ -341,15 +347,20 @@ def _after_welcome(s: GameState, done: Step) -> None:
     parsed = _carried(s, next(iter(carried))) if len(carried) == 1 else None
     if parsed is not None and parsed[1]:
         refusers.add(player)  # a box sealed to the returner does not open
-    name = _name(s, player)
+    name = _name(s, player) if r.offer.newcomer is None else r.offer.newcomer.name
     if parsed is None or refusers or frozenset(s.table) != r.table:
         by = tuple(s.seat_of[p] for p in sorted(refusers))
-        s.events.append(ReclaimRefused(s.seat_of[player], name, done.hand, by))
+        new = r.offer.newcomer
+        mark = fingerprint(new.key) if new is not None else ""
+        s.events.append(ReclaimRefused(s.seat_of[player], name, done.hand, by, mark))
+        switch_holder(s, r, False, done.hand)
     else:
         raw = next(iter(carried))
         assert isinstance(raw, bytes)
+        switch_holder(s, r, True, done.hand)  # a newcomer's: its key holds the seat now
         _switch(s, r, parsed[0], decode_frame(raw).envelope.seq)
-        s.events.append(SeatReclaimed(s.seat_of[player], name, done.hand))
+        if r.offer.newcomer is None:
+            s.events.append(SeatReclaimed(s.seat_of[player], name, done.hand))
     s.rekeying = None
     start_hand(s)
 

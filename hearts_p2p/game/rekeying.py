@@ -9,18 +9,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .escrow import EscrowEntry
+from .genesis import Player
 
 __all__ = ["Offer", "Rekeying"]
 
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """A checked reclaim: the player, its number, the pass key of its fresh secret."""
+    """A checked reclaim: the player, its number, the pass key of its fresh secret; or a
+    checked sit (sitdown.py), which also names the ``newcomer`` taking that player's seat."""
 
     player: int
     seq: int
     dh: bytes
     raw: bytes
+    newcomer: Player | None = None
 
 
 @dataclass(eq=False, repr=False)  # no repr: it holds opened shares

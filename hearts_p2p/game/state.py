@@ -20,7 +20,7 @@ from ..identity import Identity
 from ..wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
 from .escrow import EscrowEntry
 from .events import GameEvent
-from .genesis import Genesis
+from .genesis import Genesis, Player
 from .handflow import HandFlow
 from .keys import derive, pass_key, pass_public_key
 from .outcome import Abort
@@ -131,6 +131,11 @@ class GameState:
     mute: frozenset[bytes] = frozenset()
     returns: dict[int, int] = field(default_factory=dict)
     returned: list[int] = field(default_factory=list)  # back since the protocol last looked
+    # Open seats (sitdown.py): who holds a seat in place of its genesis player, the sits held
+    # for the next boundary (by player), and this peer's answers to them (by newcomer key).
+    holders: dict[int, Player] = field(default_factory=dict)
+    sits: dict[int, bytes] = field(default_factory=dict)
+    consent: dict[bytes, bool] = field(default_factory=dict)
 
     @property
     def step_ahead(self) -> Ahead | None:
@@ -183,6 +188,12 @@ class GameState:
     def present(self) -> tuple[int, ...]:
         """The players whose seats are not the table's."""
         return tuple(p for p in range(self.players) if p not in self.table)
+
+    def holder(self, player: int) -> Player:
+        """Who holds ``player``'s seat now: its genesis player, or the newcomer that took it
+        (sitdown.py). Its key signs that seat's messages."""
+        assert self.genesis is not None
+        return self.holders.get(player, self.genesis.players[player])
 
     def pass_key_of(self, player: int) -> bytes:
         """A player's X25519 key now: the roster's, or the one its last return brought."""

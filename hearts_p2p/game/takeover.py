@@ -90,7 +90,8 @@ def vote_body(s: GameState, about: int, ending: str) -> dict[str, Any]:
 
 
 def _name(s: GameState, player: int) -> str:
-    return s.genesis.players[player].name if s.genesis is not None else str(player)
+    """The seat's holder's name: a newcomer's once it took the seat (sitdown.py)."""
+    return s.holder(player).name if s.genesis is not None else str(player)
 
 
 def _parse(s: GameState, msg: SignedMessage, keys: tuple[str, ...]) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from ..frontend import (
     PeerState,
     PeerStatus,
 )
-from ..game import GameProtocol, ProtocolError, Status, StepKind
+from ..game import GameProtocol, ProtocolError, SitAsked, Status, StepKind
 from ..log import GameLog, SecretStore
 from ..wire import SignedMessage, WireError, decode_frame, decode_peer_frame
 from .watch import watching_line
@@ -239,6 +239,8 @@ class GameRunner:
         for msg in out:
             await self._broadcast_raw(msg.raw)
         for ev in events:
+            if isinstance(ev, SitAsked) and not getattr(self.front, "shows_plays", True):
+                p.consent(ev.key, True)  # a bot or headless peer says yes (SPEC 6.15)
             await self.front.notify(self._with_paths(ev))
         if self.config.leaves_with_people and p.people_gone and not self._quitting:
             self.quit()  # bots playing on for nobody: the game ends with the last person
@@ -299,8 +301,7 @@ class GameRunner:
     async def _relay(self, msg: SignedMessage) -> None:
         """Pass another player's message on to every peer but the one it names, so that what
         one peer took, all take: an equivocation shows as two signed messages, everywhere."""
-        g = self.protocol.genesis
-        named = g.players[msg.envelope.sender].key if g is not None else None
+        named = self.protocol.key_for(msg.envelope)  # the seat's holder (a newcomer's key)
         forged = self.protocol.forged(msg)
         for peer in self.links.peers:
             if peer != named or forged:
