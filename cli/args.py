@@ -7,7 +7,6 @@ import argparse
 import getpass
 import urllib.parse
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig
 from hearts_p2p.netif import ENV_INTERFACE, interfaces_from
 from hearts_p2p.node.session import PeerOptions
 from hearts_p2p.node.store import default_data_dir
-from hearts_p2p.rules import PRESETS, GameKind, Moon, OpenSeats, Rules, RulesError, Ties
+from hearts_p2p.rules import PRESETS, GameKind, Moon, Rules, RulesError, Ties
 
 from .levels import CHOICES, Level
 
@@ -234,13 +233,6 @@ def _rules(p: argparse.ArgumentParser) -> None:
         help="the player on lead may claim the rest when its cards win every trick (Gong Zhu "
         "always allows it)",
     )
-    g.add_argument(
-        "--open-seats",
-        choices=[o.value for o in OpenSeats],
-        default=OpenSeats.NO.value,
-        help="who may take a seat the table plays once its player left: no (the default: only "
-        "that player, coming back), anyone, or ask (every seated player says yes)",
-    )
     gz = p.add_argument_group("Gong Zhu rules (with --game gongzhu)")
     gz.add_argument("--limit", type=int, help="the game ends once a total is -LIMIT or less (1000)")
     for flag, label in _GONGZHU_FLAGS.items():
@@ -306,15 +298,14 @@ _HEARTS_FLAGS = {
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
-    open_seats = OpenSeats(getattr(args, "open_seats", OpenSeats.NO.value))
     if args.game == GameKind.GONGZHU.value:
-        return replace(_gongzhu_rules(args), open_seats=open_seats)
+        return _gongzhu_rules(args)
     given = [f"--{f.replace('_', '-')}" for f in _GONGZHU_FLAGS if getattr(args, f)]
     if args.limit is not None:
         given.insert(0, "--limit")
     if given:
         raise RulesError(f"{', '.join(given)}: Gong Zhu rules, for --game gongzhu")
-    return replace(_hearts_rules(args), open_seats=open_seats)
+    return _hearts_rules(args)
 
 
 def _gongzhu_rules(args: argparse.Namespace) -> Rules:
