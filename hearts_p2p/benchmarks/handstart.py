@@ -57,14 +57,15 @@ def deck_path(n: int, m: int) -> tuple[dict[str, int], int]:
 
 
 def hand_start_path(n: int, m: int) -> tuple[dict[str, int], int]:
-    """After the last card: the reveals, each peer's audit of the other seats' shuffles and
-    locks, then the deal of the next hand's deck, shuffled and locked during the last hand
-    (SPEC 6.3): each peer decrypts its own cards."""
+    """After the last card: the reveals, each peer's audit of a clean hand (the other seats'
+    remixes: a key and a multiplication per slot; no shuffle is recomputed, SPEC 4.4 step 9),
+    then the deal of the next hand's deck, shuffled and locked during the last hand (SPEC 6.3):
+    each peer decrypts its own cards."""
     own = -(-m // n)
     work = {
-        "derive": (n - 1) * (m + 1) + own,
+        "derive": (n - 1) * own + own,
         "decode": own,
-        "multiply": 2 * (n - 1) * m + own,
+        "multiply": (n - 1) * own + own,
         "verify": 2 * (n - 1),  # the reveals, the deal
     }
     return work, 2
