@@ -2,8 +2,9 @@
 
 The log is a bot game played in this process (``--target`` points). The bound is the
 cryptography an audit cannot skip, measured in the same run: each entry's signature, and per
-hand every E_k step of the shuffles, locks and opens with the key derivations and point decodes
-they need, shared out over the processes used. The rest is the replay: rules, hashing, parsing.
+hand every published deck's points decoded (each must be a point) and the E_k step of every open
+and remix with its key derivation; a clean hand recomputes no shuffle (SPEC 4.4 step 9), and
+every hand of a bot game is clean. It is shared out over the processes used. The rest is the replay: rules, hashing, parsing.
 """
 
 from __future__ import annotations
@@ -56,18 +57,17 @@ def _game_log(path: Path, rules: Rules, seed: int) -> int:
 
 
 def operations(rules: Rules, hands: int, entries: int) -> dict[str, int]:
-    """What an audit must compute: a signature check per entry; per hand, each seat's shuffle
-    (one key, a multiplication per card) and lock (a key and a multiplication per card), every
-    published deck decoded once, each open a key and a multiplication; per hand with a pass,
+    """What an audit of clean hands must compute: a signature check per entry; per hand, every
+    published deck decoded once and each open a key and a multiplication; per hand with a pass,
     every seat's remix too (a key, a decode and a multiplication per card)."""
     n = rules.players
     m = HandParams.for_rules(rules, b"bench", 1, [bytes(32)] * n).size
     remixed = m * sum(1 for h in range(1, hands + 1) if rules.pass_target(0, h) is not None)
     return {
         "verify": entries,
-        "derive": hands * (n + n * m + m) + remixed,
+        "derive": hands * m + remixed,
         "decode": hands * 2 * n * m + remixed,
-        "multiply": hands * (2 * n * m + m) + remixed,
+        "multiply": hands * m + remixed,
     }
 
 

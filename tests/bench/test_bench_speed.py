@@ -67,9 +67,10 @@ def test_the_audit_bound_counts_what_no_audit_can_skip() -> None:
     from hearts_p2p.rules import Rules
 
     ops = audit_bench.operations(Rules(), hands=2, entries=100)
-    # Hands 1 and 2 pass (left, right): each remixes the 52 cards too.
-    assert ops == {"verify": 100, "derive": 2 * (4 + 208 + 52 + 52), "decode": 2 * (416 + 52),
-                   "multiply": 2 * (416 + 52 + 52)}  # fmt: skip
+    # Clean hands: no shuffle recomputed, 8 decks decoded, 52 opens. Hands 1 and 2 pass (left,
+    # right): each remixes the 52 cards too.
+    assert ops == {"verify": 100, "derive": 2 * (52 + 52), "decode": 2 * (416 + 52),
+                   "multiply": 2 * (52 + 52)}  # fmt: skip
 
 
 def test_hand_start_is_timed_from_the_last_card_to_the_last_peer_holding_its_hand() -> None:
