@@ -4,7 +4,8 @@ The log is a bot game played in this process (``--target`` points). The bound is
 cryptography an audit cannot skip, measured in the same run: each entry's signature, and per
 hand every published deck's points decoded (each must be a point) and the E_k step of every open
 and remix with its key derivation; a clean hand recomputes no shuffle (SPEC 4.4 step 9), and
-every hand of a bot game is clean. It is shared out over the processes used. The rest is the replay: rules, hashing, parsing.
+every hand of a bot game is clean. It is shared out over the processes used. The rest is the
+replay: rules, hashing, parsing.
 """
 
 from __future__ import annotations
