@@ -184,4 +184,3 @@ def test_a_peer_killed_for_good_is_taken_over_and_a_rerun_blames_no_one(
     abort = report["abort"]
     assert report["status"] == "aborted" and abort["ending"] == "gone", abort
     assert abort["blamed"] is None and abort["claim_by"] == named(report, f"P{killed}"), abort
-
