@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import HEARTS_MASK, QUEEN_SPADES
 from ..rules import Moon, Rules, Ties
-from .scoring import penalty_points
+from .scoring import MOON_MASK, penalty_points
 
 __all__ = ["ends_the_game"]
-
-_MOON_MASK = HEARTS_MASK | 1 << QUEEN_SPADES
 
 
 def ends_the_game(rules: Rules, totals: Sequence[int], taken: Sequence[int]) -> bool:
@@ -32,9 +29,9 @@ def ends_the_game(rules: Rules, totals: Sequence[int], taken: Sequence[int]) -> 
     mean = -(-(sum(totals) + points - jack) // rules.players)
     if max(max(least), mean) < target:
         return False
-    if rules.moon is Moon.OFF or rules.deck_mask & _MOON_MASK != _MOON_MASK:
+    if rules.moon is Moon.OFF or rules.deck_mask & MOON_MASK != MOON_MASK:
         return True
-    won = [m & _MOON_MASK for m in taken]
+    won = [m & MOON_MASK for m in taken]
     shooters = [s for s in range(rules.players) if all(w == 0 for o, w in enumerate(won) if o != s)]
     add = rules.moon in (Moon.CLASSIC, Moon.CHOICE)
     subtract = rules.moon in (Moon.NEGATIVE, Moon.CHOICE)

@@ -13,6 +13,7 @@ from ..rules import Moon, Rules, check_rules
 __all__ = [
     "EXPOSABLE_MASK",
     "GONGZHU_SCORING_MASK",
+    "MOON_MASK",
     "HandResult",
     "gongzhu_points",
     "gongzhu_results",
@@ -33,7 +34,8 @@ GONGZHU_SCORING_MASK = HEARTS_MASK | EXPOSABLE_MASK
 # Hearts 2..A: the seed's values, and 按点计分's (minus the rank up to 10♥, 4♥ −10).
 _GZ_HEARTS = (0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50)
 _GZ_HEARTS_BY_RANK = (-2, -3, -10, -5, -6, -7, -8, -9, -10, -20, -30, -40, -50)
-_MOON_MASK = HEARTS_MASK | _QS_BIT
+MOON_MASK = HEARTS_MASK | _QS_BIT
+"""The cards a moon shooter must take: every heart and Q♠."""
 _SPOT_VALUES = tuple(r + 2 for r in range(13))
 
 
@@ -96,7 +98,7 @@ def score_hand(
     for t in taken:
         check_mask(t)
     jack = [(-10 if rules.jack_of_diamonds and t & _JD_BIT else 0) for t in taken]
-    shooters = [s for s, t in enumerate(taken) if t & _MOON_MASK == _MOON_MASK]
+    shooters = [s for s, t in enumerate(taken) if t & MOON_MASK == MOON_MASK]
     shooter = shooters[0] if shooters and rules.moon is not Moon.OFF else None
     if shooter is None:
         return HandResult(
