@@ -82,7 +82,19 @@ from .takeover import (
     take_vote,
     vote_body,
 )
-from .void import due, holding, missing, muted, owed, promote
+from .void import (
+    HERE,
+    defence,
+    due,
+    holding,
+    missing,
+    muted,
+    owed,
+    pending,
+    promote,
+    trouble,
+    votes_about,
+)
 
 __all__ = ["RULES", "GameProtocol", "ProtocolError"]
 
@@ -261,7 +273,10 @@ class GameProtocol:
         r = s.round
         if r is not None and r.prev == s.step.prev:
             if r.others and all(s.me in r.others[t] for t in r.others) and missing(s, r):
-                return missing(s, r)  # a second seat's round (void.py)
+                # A second seat's round (void.py): the voters still to vote, or, where this
+                # peer is one, the seats it has not voted on (its own clock runs on them).
+                mine = [t for t in trouble(r) if s.me not in votes_about(r, t)]
+                return mine or missing(s, r)
             if r.state is RoundState.VOTING and s.me in r.votes:
                 return [p for p in survivors(s, r.about) if p not in r.votes]
             if r.state is RoundState.RECOVERING:
@@ -455,11 +470,8 @@ class GameProtocol:
         if give_up(s, player):
             self._send_own()  # its rejoin never came: this peer welcomes nobody
             return
-        r = s.round
-        if player in s.table or (
-            r is not None and r.prev == s.step.prev and r.about == player and s.me in r.votes
-        ):
-            return  # taken over already, or this peer's vote on it stands
+        if player in s.table or self._accused(player):
+            return  # taken over already, or this peer's accusation of it stands, to be decided
         if self._may_vote(player):
             self._vote(player, "stalled" if stalled else "gone")
             return
@@ -853,6 +865,20 @@ class GameProtocol:
                 self._commit(step)
                 return
 
+    def _accused(self, player: int) -> bool:
+        """Whether this peer's accusation of ``player`` stands in the step's round and may
+        still be decided: about the round's own seat, or about a second seat while a void may
+        still come (void.pending). A defence of it does not keep this peer from accusing it
+        once its own clock runs out."""
+        s = self._s
+        r = s.round
+        if r is None or r.prev != s.step.prev or s.me is None:
+            return False
+        mine = votes_about(r, player).get(s.me)
+        if mine is None or defence(mine):
+            return False
+        return player == r.about or pending(s, r)
+
     def _may_vote(self, player: int) -> bool:
         s = self._s
         if not able(s) or s.me is None or player in (s.me, *s.table) or s.me in s.table:
@@ -862,7 +888,9 @@ class GameProtocol:
         r = s.round
         if r is None or r.prev != s.step.prev:
             return True
-        return r.about == player and r.state is RoundState.VOTING and s.me not in r.votes
+        mine = r.votes.get(s.me)
+        ok = mine is None or defence(mine)
+        return r.about == player and r.state is RoundState.VOTING and ok
 
     def _vote(self, player: int, ending: str) -> None:
         """Vote, once per seat and step: the vote is saved with the choices before it leaves, so
@@ -886,11 +914,13 @@ class GameProtocol:
         firsts = [first["frame"]] if isinstance(first, dict) and first.get("prev") == prev else []
         saved = s.choices.get(_OTHERS)
         frames = saved["frames"] if isinstance(saved, dict) and saved.get("prev") == prev else []
+        made = body()
         for raw in (*firsts, *frames):
             mine = decode_frame(raw)
-            if mine.envelope.body.get("player") == player:
-                return mine
-        msg = s.sign(VOTE, VOTE, body(), prev)
+            same = (mine.envelope.body.get("ending") == HERE) == (made["ending"] == HERE)
+            if mine.envelope.body.get("player") == player and same:
+                return mine  # a defence and an accusation of one seat are two votes
+        msg = s.sign(VOTE, VOTE, made, prev)
         if other or firsts:
             s.choices[_OTHERS] = {"prev": prev, "frames": [*frames, msg.raw]}
         else:
@@ -982,17 +1012,21 @@ class GameProtocol:
             self._share(r.about)
         elif (
             r.state is RoundState.VOTING
+            and s.me not in r.votes
             and self._may_vote(r.about)
             and (s.step.has(r.about) or r.about in s.left or (r.others and owed(s, r.about)))
         ):
-            # It holds the seat's part, or its leave: it answers at once, with them.
-            self._vote(r.about, "left" if r.about in s.left else "stalled")
+            # It holds the seat's part, or its leave: it answers at once, with them; with the
+            # part, as a defence, which its own clock may still turn into an accusation.
+            self._vote(r.about, "left" if r.about in s.left else HERE)
         if s is not self._s:
             return  # it followed: its state was rebuilt
         for other in sorted(r.others):
-            if s.round is r and self._may_vote_other(other) and (owed(s, other) or other in s.left):
+            if s.me in r.others[other] or s.round is not r or not self._may_vote_other(other):
+                continue
+            if owed(s, other) or other in s.left:
                 # It holds what the second seat owes, or its leave: it answers at once.
-                self._vote_other(other, "left" if other in s.left else "stalled")
+                self._vote_other(other, "left" if other in s.left else HERE)
         self._send_own()  # a part held back while a void could come (void.holding)
 
     def _redeal(self) -> bool:
@@ -1023,7 +1057,8 @@ class GameProtocol:
             return False
         if player == s.me or player in s.table or not 0 <= player < s.players:
             return False
-        return s.me not in r.others.get(player, {})
+        mine = r.others.get(player, {}).get(s.me)
+        return mine is None or defence(mine)
 
     def _vote_other(self, player: int, ending: str) -> None:
         """Vote on a second seat in trouble in this step, with what this peer holds of it; saved
@@ -1052,19 +1087,14 @@ class GameProtocol:
                 self._evidence = False
 
     def _round_evidence(self, frame: SignedMessage, about: int) -> Evidence:
-        """A vote or share of a second seat in trouble, carried by a vote about it: taken as if
-        it had come alone; PART if it now counts in the round (the seat is still there)."""
-        s = self._s
-        r = s.round
+        """A vote or share the seat signed in the step, carried by a vote about it: taken as if
+        it had come alone; ANSWER if it is valid (the seat is alive in the round). Judged on
+        the frame alone, not on this peer's round, which may have turned (void.promote)."""
+        r = self._s.round
         if r is None or frame.envelope.prev != r.prev:
             return Evidence.NOTHING
         self._take_as_evidence(frame)
-        held = [r.votes.get(about), r.shares.get(about), *(v.get(about) for v in r.others.values())]
-        return (
-            Evidence.PART
-            if any(m is not None and m.raw == frame.raw for m in held)
-            else Evidence.NOTHING
-        )
+        return Evidence.ANSWER if frame.raw in self._s.frames else Evidence.NOTHING
 
     def _answer_late(self, prev: bytes, about: object) -> None:
         """A vote for a step this peer completed with the seat's part: the voter took that
@@ -1076,7 +1106,7 @@ class GameProtocol:
         if raw is None or s.me in s.table:
             return
         s.voted.add(prev)
-        body = {"player": about, "ending": "stalled", "evidence": [raw]}
+        body = {"player": about, "ending": HERE, "evidence": [raw]}
         msg = s.sign(VOTE, VOTE, body, prev)
         s.frames.add(msg.raw)
         s.outbox.append(msg)

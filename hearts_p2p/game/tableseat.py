@@ -20,6 +20,7 @@ class Evidence(Enum):
     NOTHING = "nothing"  # not the seat's, or not of this step
     LEFT = "left"  # the seat's own signed leave
     PART = "part"  # the seat's part of the step, taken
+    ANSWER = "answer"  # a vote or share the seat signed in the step, taken
 
 
 class RoundState(Enum):
@@ -57,8 +58,10 @@ class Round:
     shares: dict[int, SignedMessage] = field(default_factory=dict)
     left: bool = False  # the seat signed that it leaves (its abort came as evidence)
     carried: bool = False  # a vote carried the seat's part of the step
-    # Other seats in trouble in the same step (void.py): votes about each, by voter, and the
-    # seats a vote showed still there (it carried their vote, share or part of this step).
+    # Other seats in trouble in the same step (void.py): votes about each, by voter; the seats
+    # a vote showed alive in the round (it carried a vote or share they signed in the step);
+    # and by seat, the voters whose vote on it stands as a defence (void.there).
     others: dict[int, dict[int, SignedMessage]] = field(default_factory=dict)
     shown: set[int] = field(default_factory=set)
+    defences: dict[int, set[int]] = field(default_factory=dict)
     early: list[SignedMessage] = field(default_factory=list)  # shares before this peer decided

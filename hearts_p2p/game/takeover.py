@@ -39,7 +39,7 @@ from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 from .tablebot import table_moon, table_pass, table_play
 from .tableseat import Evidence, Round, RoundState, TableSeat
-from .void import owed, take_other
+from .void import HERE, defence, owed, replaces, stand, take_other
 
 __all__ = [
     "ENDINGS",
@@ -65,6 +65,8 @@ _BETWEEN_HANDS = (StepKind.SEATS, StepKind.REKEY, StepKind.WELCOME)
 VOTE = "takeover"
 RECOVER = "recover"
 KINDS = frozenset({VOTE, RECOVER})
+# The endings of an accusation: its sender's clock ran out on the seat, or it holds the seat's
+# leave. A defence's is void.HERE: the sender holds the seat's part of the step or its vote.
 ENDINGS = ("left", "gone", "stalled")
 MAX_LATER = 32  # takeover messages kept for a step this peer has not reached yet
 
@@ -124,7 +126,7 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evi
     env = msg.envelope
     body = _parse(s, msg, ("player", "ending", "evidence"))
     about, ending, evidence = body["player"], body["ending"], body["evidence"]
-    if ending not in ENDINGS or not isinstance(evidence, list) or len(evidence) > 2:
+    if ending not in (*ENDINGS, HERE) or not isinstance(evidence, list) or len(evidence) > 2:
         raise CheatError(env.sender, "sent a malformed takeover message", (msg,))
     voter = env.sender
     if not able(s) or about == voter or about in s.table or voter in s.table:
@@ -140,19 +142,20 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evi
         return
     if r.state is not RoundState.VOTING:
         return
-    earlier = r.votes.get(voter)
-    if earlier is not None:
-        if earlier.envelope_bytes != msg.envelope_bytes:
-            why = "sent two different takeover messages for one step"
-            raise CheatError(voter, why, pair(earlier, msg))
+    if not replaces(r.votes.get(voter), msg, "takeover messages for one step"):
         return
+    defended = False
     for raw in evidence:
         shown = take(raw, about) if isinstance(raw, bytes) else Evidence.NOTHING
         r.left |= shown is Evidence.LEFT
-        r.carried |= shown is Evidence.PART
+        r.carried |= shown in (Evidence.PART, Evidence.ANSWER)
+        defended |= shown in (Evidence.PART, Evidence.ANSWER)
+        if shown is Evidence.ANSWER:
+            r.shown.add(about)
         if s.status is not Status.RUNNING or s.step.prev != env.prev:
             return  # the evidence completed the step: the round is over
     r.votes[voter] = msg
+    stand(r, about, voter, defended and defence(msg))
     if voter != s.me:
         s.relays.append(msg)
     decide(s, r)

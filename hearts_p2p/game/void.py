@@ -26,9 +26,13 @@ from .outcome import CheatError
 from .state import GameState, Status
 from .tableseat import Evidence, Round, RoundState
 
+HERE = "here"  # the ending of a defence (``defence``)
+
 __all__ = [
+    "HERE",
     "MIN_VOTERS",
     "OPEN_TAG",
+    "defence",
     "due",
     "holding",
     "lost",
@@ -36,8 +40,12 @@ __all__ = [
     "muted",
     "open_secret",
     "owed",
+    "pending",
     "promote",
+    "replaces",
+    "stand",
     "take_other",
+    "there",
     "trouble",
     "voters",
     "votes_about",
@@ -98,25 +106,78 @@ def take_other(
     s: GameState, r: Round, msg: SignedMessage, take: Callable[[bytes, int], Evidence]
 ) -> None:
     """A vote about a second seat in the step of ``r``, its body already checked: its evidence
-    is judged as if it had come alone (``take``: a frame the seat owes in this step, its vote or
-    share or part, shows it still there), then it is counted."""
+    is judged as if it had come alone (``take``), then it is counted: a vote or share the seat
+    signed in the step shows it alive in the round, and a defence carrying one, or its part,
+    stands for it until its sender accuses it (``there``)."""
     env = msg.envelope
     voter, about, evidence = env.sender, env.body["player"], env.body["evidence"]
     votes = r.others.setdefault(about, {})
-    earlier = votes.get(voter)
-    if earlier is not None:
-        if earlier.envelope_bytes != msg.envelope_bytes:
-            why = "sent two different takeover messages about one player for one step"
-            raise CheatError(voter, why, pair(earlier, msg))
+    if not replaces(votes.get(voter), msg, "takeover messages about one player for one step"):
         return
+    defended = False
     for raw in evidence:
-        if isinstance(raw, bytes) and take(raw, about) is Evidence.PART:
+        shown = take(raw, about) if isinstance(raw, bytes) else Evidence.NOTHING
+        defended |= shown in (Evidence.PART, Evidence.ANSWER)
+        if shown is Evidence.ANSWER:
             r.shown.add(about)
         if s.round is not r or s.status is not Status.RUNNING or s.step.prev != env.prev:
             return  # the evidence ended the round (a recovery it completed)
     votes[voter] = msg
+    stand(r, about, voter, defended and defence(msg))
     if voter != s.me:
         s.relays.append(msg)
+
+
+def defence(msg: SignedMessage) -> bool:
+    """Whether a takeover vote is a defence (ending ``here``): its sender answers another's vote
+    at once with what it holds of the seat. Any other vote accuses: its sender's own clock ran
+    out on the seat, or it holds the seat's leave."""
+    return msg.envelope.body.get("ending") == HERE
+
+
+def replaces(earlier: SignedMessage | None, msg: SignedMessage, what: str) -> bool:
+    """Whether a sender's vote about one seat in one step counts over its ``earlier`` one: a
+    first vote does, and an accusation after its sender's defence (the seat, there when it
+    answered, then went: its own clock ran out on it since). A defence after an accusation
+    counts for nothing, so the order votes come in changes nothing. Two different defences, or
+    two different accusations, are equivocation."""
+    if earlier is None:
+        return True
+    if defence(earlier) and not defence(msg):
+        return True
+    if defence(earlier) == defence(msg) and earlier.envelope_bytes != msg.envelope_bytes:
+        raise CheatError(msg.envelope.sender, f"sent two different {what}", pair(earlier, msg))
+    return False
+
+
+def stand(r: Round, about: int, voter: int, defends: bool) -> None:
+    """Record whether ``voter``'s vote on ``about`` now stands as a defence of it (one that
+    carried the seat's part or a frame it signed in the step)."""
+    held = r.defences.setdefault(about, set())
+    if defends:
+        held.add(voter)
+    else:
+        held.discard(voter)
+
+
+def there(r: Round, player: int) -> bool:
+    """Whether the votes show ``player`` there in the step: one carried a vote or share it
+    signed, or a defence of it stands. A seat that sent its part and then went is defended
+    only until its defenders' own clocks run out on it: it still owes the round its vote."""
+    return player in r.shown or bool(r.defences.get(player))
+
+
+def pending(s: GameState, r: Round) -> bool:
+    """Whether the seats in trouble may still be lost in this step: there are voters enough,
+    and a vote is still to come or a seat is there only by defences, which their senders'
+    clocks may yet turn into accusations. Otherwise no void can come, and a peer whose clock
+    runs out again ends the step on its own claim (6.9)."""
+    if len(voters(s, r)) < MIN_VOTERS:
+        return False
+    if missing(s, r):
+        return True
+    out = trouble(r)
+    return not any(t in r.shown for t in out) and any(there(r, t) for t in out)
 
 
 def owed(s: GameState, player: int) -> SignedMessage | None:
@@ -133,18 +194,25 @@ def owed(s: GameState, player: int) -> SignedMessage | None:
 
 
 def promote(s: GameState) -> Round | None:
-    """The round's seat was shown there (a vote carried a frame it signed in the step) while
-    exactly one other seat is in trouble and not shown there: the round turns to that seat,
-    with the votes on it, and is decided as any round. So a false vote taken first at some
-    peers holds nothing up."""
+    """The round's seat is there (``there``) while exactly one other seat is in trouble and not
+    there: the round turns to that seat, with the votes on it, and is decided as any round; the
+    first seat stays in trouble, with its votes, should its defenders accuse it after all. So
+    a false vote taken first at some peers holds nothing up."""
     r = s.round
-    if r is None or r.prev != s.step.prev or r.state is not RoundState.VOTING or not r.carried:
+    if r is None or r.prev != s.step.prev or r.state is not RoundState.VOTING:
         return None
-    rest = [t for t in r.others if t not in r.shown]
+    if not there(r, r.about):
+        return None
+    rest = [t for t in r.others if not there(r, t)]
     if len(rest) != 1:
         return None
     (about,) = rest
-    turned = Round(about, r.prev, votes=r.others[about], left=about in s.left, early=r.early)
+    others = {t: votes for t, votes in r.others.items() if t != about}
+    others[r.about] = r.votes
+    turned = Round(
+        about, r.prev, votes=r.others[about], left=about in s.left, others=others,
+        shown=set(r.shown), defences={t: set(v) for t, v in r.defences.items()}, early=r.early,
+    )  # fmt: skip
     s.round = turned
     return turned
 
@@ -183,7 +251,7 @@ def due(s: GameState) -> tuple[int, ...] | None:
         if r.state is RoundState.RECOVERING and lost(s, r.about):
             return (r.about,)
         return None
-    if r.state is RoundState.PRESENT or r.carried or r.shown or missing(s, r):
+    if r.state is RoundState.PRESENT or missing(s, r) or any(there(r, t) for t in trouble(r)):
         return None  # a seat answered (through a vote): the others' own claims end it (6.9)
     if len(voters(s, r)) < MIN_VOTERS:
         return None  # one peer's word alone could name every other seat gone

@@ -122,6 +122,73 @@ def test_two_seats_gone_in_one_step_void_the_hand_and_the_game_finishes(
         assert p.game is not None and p.game.results[hand - 1].points == (0, 0, 0, 0)
 
 
+class HalfSentTable(GroupDyingTable):
+    """Two seats die together as their point comes, and the first message of that point reaches
+    only ``reach``: a seat killed mid-broadcast, its part of the step held by some survivors.
+    The survivors' clocks run as a node's do: the gone clock on every dead seat at each tick,
+    whatever the step awaits, then the stall clock on the first awaited seat unless one
+    awaited is gone (node/runner.py)."""
+
+    def __init__(self, point: tuple[int, str], reach: set[int], seed: int) -> None:
+        super().__init__(TWO_HANDS, {1: point, 2: point}, seed=seed)
+        self.reach = reach
+        self.tamper = None
+        self.route = self._half
+
+    def _send(self, i: int, p: GameProtocol) -> None:
+        if i in self.died:
+            p.drain()
+            p.take_relays()
+            return
+        Table._send(self, i, p)
+
+    def _half(self, i: int, j: int, msg: SignedMessage) -> SignedMessage | None:
+        if i in self.died:
+            return None
+        if self.dead.get(i) == (msg.envelope.hand, msg.envelope.step):
+            self.died |= set(self.dead)
+            return msg if j in self.reach else None
+        return msg
+
+    def expire(self) -> None:
+        for _ in range(40):
+            live = [p for i, p in enumerate(self.protos) if i not in self.died]
+            if all(p.status is not Status.RUNNING for p in live):
+                return
+            for p in live:
+                for d in sorted(self.died):
+                    p.give_up_on(d, TIMEOUT)
+            self.settle()
+            for p in live:
+                waiting = [w for w in p.waiting_for() if w != p.me]
+                if p.status is not Status.RUNNING or not waiting or self.died & set(waiting):
+                    continue
+                if p.waiting_on_machines() or len(waiting) == 1:
+                    p.give_up_on(waiting[0], TIMEOUT, stalled=True)
+            self.settle()
+        raise AssertionError("the table needed more timeouts than it has seats")
+
+
+@pytest.mark.parametrize(
+    ("step", "reach"),
+    [("pass_reveal", {0, 3}), ("dealt", {0}), ("remix", {3}), ("reveal", {0, 3})],
+)
+def test_a_seat_gone_after_its_part_is_lost_with_the_one_gone_before_it(
+    tmp_path: Path, step: str, reach: set[int]
+) -> None:
+    """Two seats die in one step, one of them just after sending its part to some survivors:
+    that seat is there in the step but never votes in the round, and the other's escrow needs
+    its share. A part carried by an accusation shows nothing (SPEC 6.14), and a survivor that
+    defended it at once accuses it when its own clock runs out: both seats are lost, the hand
+    voided and re-dealt, one log, valid, naming no one."""
+    table = HalfSentTable((1, step), reach, seed=3)
+    table.play()
+    assert table.died == {1, 2}
+    report = finished_alike(table, tmp_path)
+    (void,) = report.voids
+    assert void.hand == 1 and sorted(void.names) == ["p1", "p2"]
+
+
 def test_the_seats_that_shuffle_are_the_live_ones_and_the_rest_are_open(tmp_path: Path) -> None:
     """After the void no frame of the two lost seats is in the log: their parts of every later
     step are computed by every peer from a public stand-in secret."""
@@ -297,6 +364,57 @@ def test_a_false_second_vote_about_a_present_seat_changes_nothing(tmp_path: Path
     report = finished_alike(table, tmp_path)
     assert not report.voids
     assert [t.name for t in report.takeovers] == ["p2"]
+
+
+def test_a_false_accusation_carrying_the_seats_own_part_changes_nothing(tmp_path: Path) -> None:
+    """Player 2 dies in `dealt`; player 0 votes it out and accuses player 3, who is there,
+    carrying player 3's own part of the step: an accusation's part shows nothing, but each
+    other survivor holding that part defends player 3 at once, and player 3 itself votes in
+    the round. Player 3 keeps its seat, player 2 alone is taken over, and no hand is voided."""
+    from hearts_p2p.game.takeover import VOTE
+
+    table = GroupDyingTable(TWO_HANDS, {2: (1, "dealt")}, seed=3)
+    table.run()
+    liar = table.protos[0]
+    liar.give_up_on(2, TIMEOUT)
+    r = liar._s.round
+    part = liar._s.step.got.get(3)
+    assert r is not None and part is not None
+    body = {"player": 3, "ending": "gone", "evidence": [part.raw]}
+    table.queue += [(j, liar._s.sign(VOTE, VOTE, body, r.prev)) for j in (1, 3)]
+    table.settle()
+    table.expire()
+    report = finished_alike(table, tmp_path)
+    assert not report.voids
+    assert [t.name for t in report.takeovers] == ["p2"]
+
+
+def test_a_defence_and_an_accusation_of_one_seat_are_two_votes_and_two_defences_a_cheat(
+    tmp_path: Path,
+) -> None:
+    """A survivor may defend a seat at once and accuse it later, its own clock run out; two
+    different defences of one seat in one step are equivocation, proven by the pair: the
+    sender is named, and the honest peers agree."""
+    from hearts_p2p.game.takeover import VOTE
+    from hearts_p2p.game.void import HERE
+
+    table = GroupDyingTable(TWO_HANDS, {2: (1, "dealt")}, seed=3)
+    table.run()
+    liar = table.protos[0]
+    liar.give_up_on(2, TIMEOUT)
+    r = liar._s.round
+    part = liar._s.step.got.get(3)
+    assert r is not None and part is not None
+    first = liar._s.sign(VOTE, VOTE, {"player": 3, "ending": HERE, "evidence": [part.raw]}, r.prev)
+    second = liar._s.sign(VOTE, VOTE, {"player": 3, "ending": HERE, "evidence": []}, r.prev)
+    table.queue += [(j, m) for m in (first, second) for j in (1, 3)]
+    table.settle()
+    for p in (table.protos[1], table.protos[3]):
+        assert p.status is Status.ABORTED and p.abort is not None, p.step
+        assert p.abort.culprit == 0 and p.abort.termination is Termination.CHEAT_PROVEN
+    assert table.protos[1].entries == table.protos[3].entries
+    report = audit(tmp_path, table.protos[1].entries)
+    assert report.abort is not None and report.abort.blamed == "seat 2 (p0)"
 
 
 @pytest.mark.parametrize("point", ["play.9", "dealt", "remix", "echo_lock"])
