@@ -534,9 +534,21 @@ class GameRunner:
         waiting = [w for w in p.waiting_for() if w != me]
         if not p.waiting_on_machines() and len(waiting) != 1:
             return
+        if any(self._gone(w) for w in waiting):
+            # The gone clock names a disconnected one; a connected peer awaited beside it may
+            # only be waiting on it (its vote on a seat that left with another, SPEC 6.14).
+            return
         if p.status is Status.RUNNING and waiting:
             p.give_up_on(waiting[0], self.config.absent_timeout, stalled=True)
             await self._flush()
+
+    def _gone(self, player: int) -> bool:
+        """Whether the peer holding ``player``'s seat is disconnected now."""
+        g = self.protocol.genesis
+        if g is None or not 0 <= player < len(g.players):
+            return False
+        holder = self.protocol.holders.get(player, g.players[player])
+        return holder.key in self._gone_since
 
     async def _give_up(self, peer: bytes) -> None:
         g = self.protocol.genesis
