@@ -184,3 +184,27 @@ def test_a_peer_killed_for_good_is_taken_over_and_a_rerun_blames_no_one(
     abort = report["abort"]
     assert report["status"] == "aborted" and abort["ending"] == "gone", abort
     assert abort["blamed"] is None and abort["claim_by"] == named(report, f"P{killed}"), abort
+
+
+def test_two_peers_killed_at_once_void_that_hand_and_the_game_finishes(tmp_path: Path) -> None:
+    """Two bots SIGKILLed together in hand 1: neither's secret can be recovered without the
+    other's share, so the two left take both seats as lost, void the hand and re-deal it
+    (SPEC 6.14); they finish the game, one log between them, valid, naming no one."""
+    survivors = (0, 3)
+    with Table(tmp_path, timeout=3) as t:
+        t.wait_entries(40)
+        for i in (1, 2):
+            t.procs[i].kill()
+        for i in (1, 2):
+            t.procs[i].wait()
+        deadline = time.monotonic() + BOUND
+        codes = [t.procs[i].wait(timeout=max(1.0, deadline - time.monotonic())) for i in survivors]
+        assert codes == [0, 0], t.detail()
+    logs = t.logs(survivors)
+    assert logs[0] == logs[1], first_difference(logs)
+    for i in survivors:
+        report = t.audit(i)
+        assert report["status"] == "finished" and report["abort"] is None, report["abort"]
+        (void,) = report["voids"]
+        assert void["hand"] == 1 and sorted(void["names"]) == ["P1", "P2"], void
+        assert sorted(x["name"] for x in report["takeovers"]) == ["P1", "P2"]
