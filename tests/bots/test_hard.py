@@ -243,7 +243,8 @@ def test_the_standing_makes_a_game_ending_loss_cost_more_than_points() -> None:
 def test_the_chance_to_win_is_shared_by_equals_and_falls_with_our_total() -> None:
     """``win_chance``: the seats' chances add up to one, equal totals share it equally, and more
     points of ours, or fewer hands left to make them up, make it smaller."""
-    assert sum(win_chance((50, 60, 70, 80), s, 100, 26) for s in range(4)) == pytest.approx(1, abs=1e-3)
+    chances = [win_chance((50, 60, 70, 80), s, 100, 26) for s in range(4)]
+    assert sum(chances) == pytest.approx(1, abs=1e-3)
     assert win_chance((80, 80, 80, 80), 2, 100, 26) == pytest.approx(0.25, abs=1e-3)
     assert win_chance((85, 80, 80, 80), 0, 100, 26) < win_chance((45, 40, 40, 40), 0, 100, 26)
     assert (
