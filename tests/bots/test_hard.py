@@ -9,7 +9,7 @@ import pytest
 from hearts_p2p.benchmarks.bots import play_hand, speed_positions
 from hearts_p2p.bots import GameSwitch, GongZhuMonteCarloBot, HardBot, HeuristicBot, make_bot
 from hearts_p2p.bots.endgame import Endgame
-from hearts_p2p.bots.hard import moon_hunters
+from hearts_p2p.bots.hard import _proven_best, moon_hunters
 from hearts_p2p.bots.inference import with_signals
 from hearts_p2p.bots.knowledge import knowledge_of
 from hearts_p2p.bots.passing import PassSearch, pass_candidates
@@ -295,3 +295,16 @@ def test_hard_plays_gong_zhu_through_the_gong_zhu_search() -> None:
     bot = make_bot("hard", 1, samples=2)
     assert isinstance(bot, GameSwitch) and bot.name == "hard"
     assert isinstance(bot.hearts, HardBot) and isinstance(bot.gongzhu, GongZhuMonteCarloBot)
+
+
+def test_a_pass_replaces_the_heuristic_s_only_when_its_worlds_prove_it_better() -> None:
+    """``_proven_best``: a candidate whose lower mean is within the noise of its paired worlds
+    leaves the heuristic's pick (the first); one lower in world after world replaces it."""
+    worlds = {
+        1: [0.0, 10.0, 0.0, 10.0, 0.0, 10.0],  # the heuristic's pass
+        2: [6.0, 2.0, 6.0, 2.0, 6.0, 2.0],  # a point lower on the mean, by luck of the worlds
+        3: [-2.0, 8.0, -2.0, 8.0, -2.0, 8.0],  # two points lower in every world
+    }
+    assert _proven_best([1, 2], worlds.__getitem__) == 1
+    assert _proven_best([1, 2, 3], worlds.__getitem__) == 3
+    assert _proven_best([1], worlds.__getitem__) == 1
