@@ -221,7 +221,7 @@ def test_over_a_vpn_with_a_fixed_port(lo: Loopback) -> None:
     guest.expect(r"Seated at", timeout=30)
     robo = lo.terminal(bot_cmd)
     robo.expect(r"Seated at", timeout=30)
-    host.expect(r"Robo joined", timeout=30)
+    host.expect(r"Robo \[hard\] joined", timeout=30)
     lo.leave(guest, host)
     assert robo.wait(30) in (0, 1, 3)
 
