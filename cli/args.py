@@ -16,7 +16,7 @@ from hearts_p2p.node.session import PeerOptions
 from hearts_p2p.node.store import default_data_dir
 from hearts_p2p.rules import PRESETS, GameKind, Moon, Rules, RulesError, Ties
 
-from .levels import CHOICES, Level
+from .levels import CHOICES, DEFAULT_BOT, Level
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -261,9 +261,9 @@ def _bot_choice(p: argparse.ArgumentParser, flag: str, level_flag: str) -> None:
         flag,
         dest="strategy",
         choices=CHOICES,
-        help="bot strategy or level (heuristic)",
+        help=f"bot strategy or level ({DEFAULT_BOT})",
     )
-    p.set_defaults(strategy="heuristic")  # for both flags: one default for one destination
+    p.set_defaults(strategy=DEFAULT_BOT)  # for both flags: one default for one destination
 
 
 def _bot_delay(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from hearts_p2p.bots import STRATEGIES, Bot, make_bot
 
-__all__ = ["CHOICES", "LEVELS", "Level", "bot_for", "level_name"]
+__all__ = ["CHOICES", "DEFAULT_BOT", "LEVELS", "Level", "bot_for", "level_name"]
 
 
 class Level(StrEnum):
@@ -27,6 +27,10 @@ LEVELS: dict[Level, tuple[str, dict[str, Any]]] = {
     Level.MEDIUM: ("montecarlo-v1", {"budget_ms": 40}),
     Level.HARD: ("hard", {}),
 }
+
+# What a bot plays with neither a level nor a strategy given: the strongest, since at its default
+# budget a move takes about 200 ms, which a player hardly waits for.
+DEFAULT_BOT = Level.HARD.value
 
 # The level names first, then the strategies (``hard`` is both: the level plays the strategy).
 CHOICES = list(dict.fromkeys([level.value for level in Level] + sorted(STRATEGIES)))

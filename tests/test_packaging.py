@@ -89,7 +89,8 @@ def test_bots_run_this_program_whatever_the_working_directory(tmp_path: Path) ->
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.bind(("127.0.0.1", 0))
         port = str(s.getsockname()[1])
-    play = ["play", "--headless", "--name", "Ada", "--target", "10", "--discovery-port", port]
+    play = ["play", "--headless", "--bot-strategy", "heuristic", "--name", "Ada", "--target", "10"]
+    play += ["--discovery-port", port]
     run = subprocess.run(
         [sys.executable, "-m", "hearts_p2p.cli.main", *play],
         cwd=tmp_path,

@@ -12,9 +12,13 @@ On top of that:
 - **Moon defence.** While a rival could still take every point (nobody has one yet, or it alone
   has), the worlds in which its hand could run the rest are also played out with it running for
   the moon and every other seat defending from the first card (``play_out``'s ``watched``),
-  weighed by how likely an attempt is; the cards that stop it (a heart kept to win a trick, a
-  point taken early or given to a third seat) gain by what the moon would have cost.
-- **Searched pass** (``passing``), with the moon plans for a hand that could shoot.
+  weighed by how likely an attempt is; the one rival who alone has points is hunted in the other
+  worlds too, weighed by how many it has shown (a point or two rarely means a moon, and a phantom
+  moon in every world costs the ordinary hand). The cards that stop it (a heart kept to win a
+  trick, a point taken early or given to a third seat) gain by what the moon would have cost.
+- **Searched pass** (``passing``), with the moon plans for a hand that could shoot; a pass other
+  than the heuristic's is chosen only when its paired worlds prove it better, since the lowest
+  mean of a dozen candidates in a few dozen worlds is often luck.
 - **Exact endgame.** Once few cards are left, each world is solved by max-n search
   (``endgame``) instead of played out by the policy.
 - **A race among the candidates** (``racing``): a card or a moon plan that the worlds so far
@@ -26,6 +30,7 @@ On top of that:
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -50,9 +55,11 @@ from .standing import Standing
 __all__ = ["HardBot", "moon_hunters"]
 
 PASS_BUDGET = 2.0  # a pass may think this many times the budget of a card
+PROOF_Z = 1.0  # standard errors by which a searched pass must beat the heuristic's to be chosen
 SHOOT_LOSERS = 7  # we try the moon plan with at most this many losers in hand
 HUNTER_LOSERS = 3  # a rival's sampled hand with at most this many losers may be shooting
 EARLY_HUNT = 0.5  # how likely such a rival runs for the moon before it has shown any points
+SURE_HUNT = 7  # a lone rival with this many point cards is hunting whatever its hand
 
 
 @register("hard")
@@ -103,23 +110,23 @@ class HardBot(SearchBot):
         candidates, moon = pass_candidates(hand, rules)
         search = PassSearch(rules, view.hand_number, view.seat, hand)
         cost = self._cost(view)
-        usual = dict.fromkeys(candidates, 0.0)
-        shoot = dict.fromkeys(candidates, 0.0)
+        usual: dict[int, list[float]] = {p: [] for p in candidates}
+        shoot: dict[int, list[float]] = {p: [] for p in candidates}
         deadline = self.deadline(PASS_BUDGET)
         worlds = 0
         while not self.enough(worlds, deadline):
             hands, passes = search.deal(self.rng)
             for p in candidates:
-                usual[p] += search.cost(hands, passes, p, -1, cost)
+                usual[p].append(search.cost(hands, passes, p, -1, cost))
                 if moon:
-                    shoot[p] += search.cost(hands, passes, p, view.seat, cost)
+                    shoot[p].append(search.cost(hands, passes, p, view.seat, cost) + PLAN_MARGIN)
             worlds += 1
-        margin = PLAN_MARGIN * worlds
 
-        def worth(p: int) -> float:
-            return min(usual[p], shoot[p] + margin) if moon else usual[p]
+        def plan(p: int) -> list[float]:
+            """The per-world costs of ``p``'s better plan: as usual, or running for the moon."""
+            return shoot[p] if moon and sum(shoot[p]) < sum(usual[p]) else usual[p]
 
-        return min(candidates, key=lambda p: (worth(p), p != candidates[0]))
+        return _proven_best(candidates, plan)
 
     def _search(self, view: SeatView, k: Knowledge, options: list[int]) -> int:
         deadline = self.deadline()
@@ -133,14 +140,14 @@ class HardBot(SearchBot):
         if sum(k.counts) <= ENDGAME_CARDS and h.tricks:
             return self._endgame(view, k, options, pos, dealer, default, deadline)
         shooter = _can_try_moon(k, seat)
-        rivals, weight = moon_hunters(k, seat)
+        rivals, strong, shown = moon_hunters(k, seat)
         # Each card as usual (while a rival may shoot: less what its moon would cost), and each
         # card run for the moon, which must beat the usual plan by a margin a world to be chosen.
         race = Race([*((c, False) for c in options), *((c, True) for c in options if shooter)])
         worlds = 0
         while not self.enough(worlds, deadline):
             hands = dealer.deal(rng)
-            hunter = _hunter_in(hands, rivals)
+            hunter, weight = _hunter_in(hands, rivals, strong, shown)
             for c in options:
                 if race.live((c, False)):
                     mine = cost(play(pos, hands[:], c))
@@ -210,6 +217,22 @@ def _dealer(view: SeatView, k: Knowledge) -> Dealer:
     return Dealer(k)
 
 
+def _proven_best(candidates: list[int], costs: Callable[[int], list[float]]) -> int:
+    """The candidate of lowest mean cost if its paired worlds prove it better than the first (the
+    heuristic's pick) by ``PROOF_Z`` standard errors, else the first. Among a dozen candidates
+    in a few dozen worlds the lowest mean is often luck, and luck's pick plays worse than the
+    heuristic's."""
+    first = candidates[0]
+    best = min(candidates, key=lambda p: (sum(costs(p)), p != first))
+    diffs = [a - b for a, b in zip(costs(best), costs(first), strict=True)]
+    n = len(diffs)
+    if best == first or n < 2:
+        return first
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return best if mean < -PROOF_Z * math.sqrt(var / n) else first
+
+
 def _out(hands: list[int], seat: int) -> int:
     out = 0
     for s, h in enumerate(hands):
@@ -228,35 +251,44 @@ def _can_try_moon(k: Knowledge, seat: int) -> bool:
     return losers(h.hands[seat], k.unseen) <= SHOOT_LOSERS
 
 
-def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float]:
-    """The rivals who may be running for the moon, and how likely that one is.
+def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float, float]:
+    """The rivals who may be running for the moon; how likely one is whose hand in a world could
+    run the rest; and how likely one is whatever its hand (only the one who alone has points).
 
-    Before anyone has a point, any rival may be; once one rival alone has points, only it, the
-    likelier the more it has taken. A hunt that waits for its points to show is often too late
-    to stop, so the worlds in which a rival could run the rest are searched from the first trick.
+    Before anyone has a point, any rival may be hunting, if its hand in the world is strong; a
+    hunt that waits for its points to show is often too late to stop. Once one rival alone has
+    points, only it, the likelier the more it has taken. The worlds dealt know nothing of its
+    strength but its points do, so it is also hunted in the worlds that deal it a weak hand, with
+    a weight that is small for a point or two (most lone takers are not hunting, and playing
+    every world against a phantom moon costs the ordinary hand) and grows to a sure hunt at
+    ``SURE_HUNT`` point cards.
     """
     h = k.state
     if h.rules.moon is Moon.OFF:
-        return (), 0.0
+        return (), 0.0, 0.0
     takers = [s for s in range(h.n) if h.taken[s] & POINTS_MASK]
     if not takers:
-        return tuple(s for s in range(h.n) if s != seat), EARLY_HUNT
+        return tuple(s for s in range(h.n) if s != seat), EARLY_HUNT, 0.0
     if len(takers) != 1 or takers[0] == seat:
-        return (), 0.0
+        return (), 0.0, 0.0
     who = takers[0]
     cards = (h.taken[who] & POINTS_MASK).bit_count()
-    return (who,), min(1.0, EARLY_HUNT + 0.1 * cards)
+    return (who,), min(1.0, EARLY_HUNT + 0.1 * cards), min(1.0, (cards / SURE_HUNT) ** 2)
 
 
-def _hunter_in(hands: list[int], rivals: tuple[int, ...]) -> int:
-    """The rival of ``rivals`` whose hand in this world could run every trick, else -1; the one
-    rival who has shown points in every world, since the worlds dealt know nothing of its
-    strength but the points do."""
-    if len(rivals) == 1:
-        return rivals[0]
+def _hunter_in(
+    hands: list[int], rivals: tuple[int, ...], strong: float, shown: float
+) -> tuple[int, float]:
+    """The rival of ``rivals`` hunted in this world and the weight of its hunt: the one whose hand
+    could run every trick (weighed ``strong``), else the one who alone has shown points (weighed
+    ``shown``), else nobody (-1)."""
     best, fewest = -1, HUNTER_LOSERS + 1
     for s in rivals:
         n = losers(hands[s], _out(hands, s))
         if n < fewest:
             best, fewest = s, n
-    return best
+    if best >= 0:
+        return best, strong
+    if len(rivals) == 1 and shown:
+        return rivals[0], shown
+    return -1, 0.0

@@ -9,13 +9,13 @@ import pytest
 from hearts_p2p.benchmarks.bots import play_hand, speed_positions
 from hearts_p2p.bots import GameSwitch, GongZhuMonteCarloBot, HardBot, HeuristicBot, make_bot
 from hearts_p2p.bots.endgame import Endgame
-from hearts_p2p.bots.hard import moon_hunters
+from hearts_p2p.bots.hard import _proven_best, moon_hunters
 from hearts_p2p.bots.inference import with_signals
 from hearts_p2p.bots.knowledge import knowledge_of
 from hearts_p2p.bots.passing import PassSearch, pass_candidates
 from hearts_p2p.bots.rollout import Position, play_out, score, table_of
 from hearts_p2p.bots.sampler import Dealer
-from hearts_p2p.bots.standing import GAME_LOSS, Standing
+from hearts_p2p.bots.standing import GAME_LOSS, Standing, win_chance
 from hearts_p2p.cards import HEARTS_MASK, QUEEN_SPADES, cards_of, parse_cards
 from hearts_p2p.engine import Game, HandPhase, HandState, PassCards, SeatView, deal_hands
 from hearts_p2p.rules import Moon, Rules
@@ -205,20 +205,21 @@ def test_a_hunt_the_defence_watches_from_the_first_card_is_stopped() -> None:
 
 
 def test_the_hunters_are_every_rival_until_one_alone_shows_points() -> None:
-    """Before any point every rival may be hunting; then only the one who alone has points, the
-    likelier the more it shows; once two seats have points nobody can."""
+    """Before any point every rival may be hunting, in the worlds that deal it a strong hand; then
+    only the one who alone has points, in every world, the likelier the more it shows, a point or
+    two weighing little in a weak world; once two seats have points nobody can."""
     rules = no_pass(Rules())
     hands = [" ".join(r + suit for r in "23456789TJQKA") for suit in "CDSH"]
     start = position(rules, 1, hands)
     assert start.hand is not None
-    rivals, early = moon_hunters(knowledge_of(SeatView.of(start, 1)), 1)
-    assert rivals == (0, 2, 3) and 0 < early < 1
+    rivals, early, anyway = moon_hunters(knowledge_of(SeatView.of(start, 1)), 1)
+    assert rivals == (0, 2, 3) and 0 < early < 1 and anyway == 0
     # Seat 0 takes the first two tricks (clubs are its alone), seat 3 throwing a heart on each.
     shown = position(rules, 1, hands, "2C 2D 2S 2H 3C 3D 3S 3H")
     assert shown.hand is not None and shown.hand.taken[0]
-    rivals, weight = moon_hunters(knowledge_of(SeatView.of(shown, 1)), 1)
-    assert rivals == (0,) and weight > early
-    assert moon_hunters(knowledge_of(SeatView.of(shown, 0)), 0) == ((), 0.0)
+    rivals, strong, weak = moon_hunters(knowledge_of(SeatView.of(shown, 1)), 1)
+    assert rivals == (0,) and strong > early and 0 < weak < 0.1
+    assert moon_hunters(knowledge_of(SeatView.of(shown, 0)), 0) == ((), 0.0, 0.0)
 
 
 def test_the_standing_makes_a_game_ending_loss_cost_more_than_points() -> None:
@@ -231,6 +232,24 @@ def test_the_standing_makes_a_game_ending_loss_cost_more_than_points() -> None:
     # Early in a game the points alone count.
     early = Standing.of(Rules(), (0, 0, 0, 0), 0)
     assert not early.live and early.cost((3, 3, 0, 0)) == 3 - 1
+    # Near the end, a hand that leaves the game going: points given to the rival just below us
+    # are worth more than as many given to one far behind, and more to us than early on.
+    near = Standing.of(Rules(), (70, 90, 80, 62), 0)
+    assert near.live
+    assert near.cost((0, 0, 0, 10)) < near.cost((0, 0, 10, 0)) < near.cost((0, 0, 0, 0))
+    assert near.cost((8, 0, 0, 0)) - near.cost((0, 0, 0, 0)) > 8 + 4 * 1.0
+
+
+def test_the_chance_to_win_is_shared_by_equals_and_falls_with_our_total() -> None:
+    """``win_chance``: the seats' chances add up to one, equal totals share it equally, and more
+    points of ours, or fewer hands left to make them up, make it smaller."""
+    chances = [win_chance((50, 60, 70, 80), s, 100, 26) for s in range(4)]
+    assert sum(chances) == pytest.approx(1, abs=1e-3)
+    assert win_chance((80, 80, 80, 80), 2, 100, 26) == pytest.approx(0.25, abs=1e-3)
+    assert win_chance((85, 80, 80, 80), 0, 100, 26) < win_chance((45, 40, 40, 40), 0, 100, 26)
+    assert (
+        win_chance((85, 80, 80, 80), 0, 100, 26) < 0.25 < win_chance((75, 80, 80, 80), 0, 100, 26)
+    )
 
 
 def test_a_seat_that_throws_a_harmless_card_is_kept_from_the_queen() -> None:
@@ -276,3 +295,16 @@ def test_hard_plays_gong_zhu_through_the_gong_zhu_search() -> None:
     bot = make_bot("hard", 1, samples=2)
     assert isinstance(bot, GameSwitch) and bot.name == "hard"
     assert isinstance(bot.hearts, HardBot) and isinstance(bot.gongzhu, GongZhuMonteCarloBot)
+
+
+def test_a_pass_replaces_the_heuristic_s_only_when_its_worlds_prove_it_better() -> None:
+    """``_proven_best``: a candidate whose lower mean is within the noise of its paired worlds
+    leaves the heuristic's pick (the first); one lower in world after world replaces it."""
+    worlds = {
+        1: [0.0, 10.0, 0.0, 10.0, 0.0, 10.0],  # the heuristic's pass
+        2: [6.0, 2.0, 6.0, 2.0, 6.0, 2.0],  # a point lower on the mean, by luck of the worlds
+        3: [-2.0, 8.0, -2.0, 8.0, -2.0, 8.0],  # two points lower in every world
+    }
+    assert _proven_best([1, 2], worlds.__getitem__) == 1
+    assert _proven_best([1, 2, 3], worlds.__getitem__) == 3
+    assert _proven_best([1], worlds.__getitem__) == 1

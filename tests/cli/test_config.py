@@ -90,7 +90,10 @@ def test_a_game_takes_the_name_and_rules_from_the_file(tmp_path: Path) -> None:
     assert hearts("config", "set", "name", "Ada", **env).returncode == 0
     assert hearts("config", "set", "target", "1", **env).returncode == 0
     disc = str(free_port(socket.SOCK_DGRAM))
-    run = hearts("play", "--headless", "--json", "--discovery-port", disc, **env)
+    run = hearts(
+        "play", "--headless", "--json", "--bot-strategy", "heuristic", "--discovery-port", disc,
+        **env,
+    )  # fmt: skip
     assert run.returncode == 0, run.stderr
     outcome = json.loads(run.stdout)
     assert "Ada" in {row["name"] for row in outcome["totals"]}

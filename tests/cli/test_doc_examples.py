@@ -171,12 +171,14 @@ def test_alone_against_bots_and_a_full_table(lo: Loopback) -> None:
 
 def test_headless_games(lo: Loopback) -> None:
     plain, as_json = SCENARIOS["headless"]
-    # The example plays to 100. To 20 it is the same command, run whole to its final scores, in
-    # a fraction of the CPU; the JSON example plays to the 30 it gives.
-    done = lo.run(plain, timeout=240, more=("--target", "20"))
+    # The example plays to 100 with hard bots. To 20 with the heuristic it is the same command,
+    # run whole to its final scores, in a fraction of the CPU; the JSON example plays to the 30
+    # it gives, with the heuristic too.
+    easy = ("--bot-strategy", "heuristic")
+    done = lo.run(plain, timeout=240, more=("--target", "20", *easy))
     assert done.returncode == 0, done.stderr
     assert re.search(r"^final scores: .*; winners? ", done.stdout, re.M), done.stdout
-    done = lo.run(as_json, timeout=240)
+    done = lo.run(as_json, timeout=240, more=easy)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["status"] == "finished"
 
@@ -184,7 +186,7 @@ def test_headless_games(lo: Loopback) -> None:
 def test_two_terminals_on_one_machine(lo: Loopback) -> None:
     host_cmd, list_cmd, join_cmd = SCENARIOS["two terminals"]
     host = lo.terminal(host_cmd)
-    host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=60)
+    host.expect(r"Bot \d \[hard\] joined.*\n.*Bot \d \[hard\] joined", timeout=60)
     listed = lo.run(list_cmd)
     assert listed.returncode == 0 and re.search(r"^Friday +Ada ", listed.stdout, re.M)
     guest = lo.terminal(join_cmd)
@@ -219,7 +221,7 @@ def test_over_a_vpn_with_a_fixed_port(lo: Loopback) -> None:
     guest.expect(r"Seated at", timeout=30)
     robo = lo.terminal(bot_cmd)
     robo.expect(r"Seated at", timeout=30)
-    host.expect(r"Robo joined", timeout=30)
+    host.expect(r"Robo \[hard\] joined", timeout=30)
     lo.leave(guest, host)
     assert robo.wait(30) in (0, 1, 3)
 

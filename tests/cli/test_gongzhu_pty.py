@@ -27,7 +27,8 @@ PROMPTS = {
 def test_whole_gongzhu_game_against_three_bots(tmp_path: Path, terminals: list[Terminal]) -> None:  # noqa: F811
     disc = str(free_port(socket.SOCK_DGRAM))
     term = open_terminal(
-        terminals, "play", "--game", "gongzhu", "--limit", "200", "--name", "Ada",
+        terminals, "play", "--bot-strategy", "heuristic",
+        "--game", "gongzhu", "--limit", "200", "--name", "Ada",
         "--bot-delay", "0", "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
     )  # fmt: skip
     term.expect(r"Table: Gong Zhu, 4 players, to −200", timeout=30)

@@ -37,11 +37,12 @@ def test_a_bot_reports_as_it_plays_and_a_headless_host_ends_in_json(tmp_path: Pa
     disc = str(free_port(socket.SOCK_DGRAM))
     host = start(
         "host", "--headless", "--json", "--name", "Ada", "--table", "Friday", "--bots", "2",
-        "--target", "1", "--data-dir", str(tmp_path / "ada"), "--discovery-port", disc,
+        "--target", "1", "--bot-strategy", "heuristic", "--data-dir", str(tmp_path / "ada"),
+        "--discovery-port", disc,
     )  # fmt: skip
     bot = start(
-        "bot", "Friday", "--name", "Robo", "--data-dir", str(tmp_path / "robo"),
-        "--discovery-port", disc, "--wait", FIND_WAIT,
+        "bot", "Friday", "--name", "Robo", "--strategy", "heuristic",
+        "--data-dir", str(tmp_path / "robo"), "--discovery-port", disc, "--wait", FIND_WAIT,
     )  # fmt: skip
     code, out, err = finish(bot)
     host_code, host_out, host_err = finish(host)

@@ -57,10 +57,11 @@ def test_the_bots_of_a_table_carry_their_level_to_every_log(tmp_path: Path) -> N
     assert names == ["Ada", "Bot 1 [easy]", "Bot 2 [easy]", "Bot 3 [easy]"]
 
 
-def test_with_neither_flag_the_bots_play_the_default_strategy() -> None:
+def test_with_neither_flag_the_bots_play_the_hard_bot() -> None:
+    """The default is the strongest bot, for ``--bots``, ``hearts play`` and ``hearts bot``."""
     parser = build_parser()
     for command in ("play", "host", "bot"):
-        assert parser.parse_args([command]).strategy == "heuristic"
+        assert parser.parse_args([command]).strategy == "hard"
     assert parser.parse_args(["play", "--bot-level", "hard"]).strategy == "hard"
     assert parser.parse_args(["bot", "--level", "medium"]).strategy == "medium"
     assert parser.parse_args(["bot", "--strategy", "easy"]).strategy == "easy"

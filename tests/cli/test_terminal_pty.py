@@ -98,7 +98,8 @@ def play_to_the_end(terms: list[Terminal], deadline: float = 60.0) -> None:
 def test_whole_game_against_three_bots(tmp_path: Path, terminals: list[Terminal]) -> None:
     disc = str(free_port(socket.SOCK_DGRAM))
     term = open_terminal(
-        terminals, "play", "--name", "Ada", "--target", "10", "--bot-delay", "0",
+        terminals, "play", "--bot-strategy", "heuristic",
+        "--name", "Ada", "--target", "10", "--bot-delay", "0",
         "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
     )  # fmt: skip
     term.expect(r"── Hand 1 · pass left to Bot \d \(left\) ──", timeout=30)
@@ -138,7 +139,8 @@ def test_wrong_input_gets_one_line_and_the_prompt_again(
 ) -> None:
     disc = str(free_port(socket.SOCK_DGRAM))
     term = open_terminal(
-        terminals, "play", "--name", "Ada", "--bot-delay", "0",
+        terminals, "play", "--bot-strategy", "heuristic",
+        "--name", "Ada", "--bot-delay", "0",
         "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
     )  # fmt: skip
     m = term.expect(PROMPTS["pass"], timeout=30)
@@ -199,7 +201,8 @@ def test_ctrl_c_on_a_plain_terminal_leaves_cleanly(
     disc = str(free_port(socket.SOCK_DGRAM))
     home = data_dir(tmp_path, "ada")
     term = open_terminal(
-        terminals, "play", "--name", "Ada", "--data-dir", home, "--discovery-port", disc,
+        terminals, "play", "--bot-strategy", "heuristic",
+        "--name", "Ada", "--data-dir", home, "--discovery-port", disc,
         NO_COLOR="1", PYTHONIOENCODING="ascii",
     )  # fmt: skip
     term.expect(r"-- Hand 1 \| pass left to Bot \d \(left\) --", timeout=30)
@@ -221,7 +224,8 @@ def test_list_sees_a_hosted_table_and_a_second_terminal_joins(
 ) -> None:
     disc = str(free_port(socket.SOCK_DGRAM))
     host = open_terminal(
-        terminals, "host", "--name", "Ada", "--table", "Friday", "--bots", "2", "--target", "1",
+        terminals, "host", "--bot-strategy", "heuristic",
+        "--name", "Ada", "--table", "Friday", "--bots", "2", "--target", "1",
         "--bot-delay", "0", "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
     )  # fmt: skip
     host.expect(r'Table "Friday" open on 127\.0\.0\.1:\d+; waiting for 3 player\(s\)', 30)
@@ -259,7 +263,8 @@ def test_ctrl_c_blames_the_player_who_pressed_it_and_no_bot(
     says the player left, the bots see the game end and exit by themselves."""
     disc = str(free_port(socket.SOCK_DGRAM))
     term = open_terminal(
-        terminals, "play", "--name", "Ada", "--bot-delay", "0",
+        terminals, "play", "--bot-strategy", "heuristic",
+        "--name", "Ada", "--bot-delay", "0",
         "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
     )  # fmt: skip
     term.expect(PROMPTS["pass"], timeout=30)
@@ -292,7 +297,8 @@ def test_two_players_on_one_machine_need_no_data_dir(
     disc = str(free_port(socket.SOCK_DGRAM))
     xdg = str(tmp_path / "xdg")
     host = open_terminal(
-        terminals, "host", "--table", "Friday", "--bots", "2", "--discovery-port", disc,
+        terminals, "host", "--bot-strategy", "heuristic",
+        "--table", "Friday", "--bots", "2", "--discovery-port", disc,
         XDG_DATA_HOME=xdg,
     )  # fmt: skip
     host.expect(r"Bot \d joined.*\n.*Bot \d joined", timeout=30)
@@ -315,7 +321,8 @@ def test_the_aids_of_a_hand_hint_undo_received_cards_and_news(
     broken and Q♠ played said once each."""
     disc = str(free_port(socket.SOCK_DGRAM))
     term = open_terminal(
-        terminals, "play", "--name", "Ada", "--target", "1", "--bot-delay", "0",
+        terminals, "play", "--bot-strategy", "heuristic",
+        "--name", "Ada", "--target", "1", "--bot-delay", "0",
         "--data-dir", data_dir(tmp_path, "ada"), "--discovery-port", disc,
     )  # fmt: skip
     m = term.expect(PROMPTS["pass"], timeout=30)

@@ -28,11 +28,12 @@ def test_a_gongzhu_game_between_four_processes_audits_valid(tmp_path: Path) -> N
     port = str(free_port())
     disc = str(free_port(socket.SOCK_DGRAM))
     common = ["--discovery-port", disc]
-    host = ["host", "--headless", "--game", "gongzhu", "--limit", "300", "--table", "GZ"]
+    host = ["host", "--headless", "--bot-strategy", "heuristic", "--game", "gongzhu"]
+    host += ["--limit", "300", "--table", "GZ"]
     cmds = [hearts(*host, "--port", port, "--data-dir", str(dirs[0]), "--name", "P0", *common)]
     for i in (1, 2, 3):
-        bot = ["bot", "--peer", f"127.0.0.1:{port}", "--seed", str(i), "--name", f"P{i}"]
-        cmds.append(hearts(*bot, "--data-dir", str(dirs[i]), *common))
+        bot = ["bot", "--peer", f"127.0.0.1:{port}", "--strategy", "heuristic", "--seed", str(i)]
+        cmds.append(hearts(*bot, "--name", f"P{i}", "--data-dir", str(dirs[i]), *common))
     outs = [tmp_path / f"p{i}.out" for i in range(4)]
     procs = [start(cmds[0], outs[0])]
     try:

@@ -27,6 +27,8 @@ def test_headless_game_from_one_command(tmp_path: Path) -> None:
         hearts(
             "play",
             "--headless",
+            "--bot-strategy",
+            "heuristic",
             "--target",
             "25",
             "--data-dir",
@@ -54,11 +56,12 @@ def four_peers(dirs: list[Path], *options: str, target: int = 100) -> list[list[
     """The commands of a headless host and three bot peers joining it by address."""
     port = str(free_port())
     common = ["--discovery-port", str(free_port(socket.SOCK_DGRAM)), *options]
-    host = ["host", "--headless", "--table", "T", "--port", port, "--target", str(target)]
+    host = ["host", "--headless", "--bot-strategy", "heuristic", "--table", "T", "--port", port]
+    host += ["--target", str(target)]
     cmds = [hearts(*host, "--data-dir", str(dirs[0]), "--name", "P0", *common)]
     for i in (1, 2, 3):
-        bot = ["bot", "--peer", f"127.0.0.1:{port}", "--seed", str(i), "--name", f"P{i}"]
-        cmds.append(hearts(*bot, "--data-dir", str(dirs[i]), *common))
+        bot = ["bot", "--peer", f"127.0.0.1:{port}", "--strategy", "heuristic", "--seed", str(i)]
+        cmds.append(hearts(*bot, "--name", f"P{i}", "--data-dir", str(dirs[i]), *common))
     return cmds
 
 
@@ -129,6 +132,8 @@ def test_hearts_play_resumes_with_its_bots_after_all_are_killed(tmp_path: Path) 
     cmd = hearts(
         "play",
         "--headless",
+        "--bot-strategy",
+        "heuristic",
         "--target",
         "30",
         "--data-dir",
