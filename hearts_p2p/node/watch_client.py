@@ -219,9 +219,12 @@ class LiveAudit:
         )
 
     def _signed_by_a_player(self, msg: SignedMessage) -> bool:
-        genesis = self.proto.genesis
-        keys = [p.key for p in genesis.players] if genesis is not None else [self.host_key]
-        return any(msg.verify(k) for k in keys)
+        """Signed by a player of the genesis, or by a newcomer the key schedule names."""
+        p = self.proto
+        keys = [q.key for q in p.genesis.players] if p.genesis is not None else [self.host_key]
+        keys += [q.key for q in p.holders.values()]
+        signer = p.key_for(msg.envelope) if p.genesis is not None else None
+        return any(msg.verify(k) for k in (*keys, *([signer] if signer else [])))
 
     def _progress(self) -> list[WatchEvent]:
         p = self.proto
