@@ -26,7 +26,6 @@ from hearts_p2p.node import (
     host_game,
     join_game,
 )
-from hearts_p2p.node.sitting import find_open_seat, sit_down
 from hearts_p2p.node.store import DataDir
 from hearts_p2p.rules import PRESETS, RulesError
 from hearts_p2p.text import quoted
@@ -107,6 +106,10 @@ class _Controls:
     def say(self, text: str) -> None:
         if self.runner is not None:
             self.runner.say(text)
+
+    def consent(self, newcomer: bytes, yes: bool) -> None:
+        if self.runner is not None:
+            self.runner.consent(newcomer, yes)
 
     def quit(self) -> None:
         if self.runner is not None:
@@ -260,6 +263,8 @@ def _sitting(opts: PeerOptions, table: str | None, seat: int, wait: float) -> St
     """Take open seat ``seat`` of the running game ``table`` (sitting.py)."""
 
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
+        from hearts_p2p.node.sitting import find_open_seat, sit_down  # it loads the audit
+
         info = await find_open_seat(opts, table, seat, wait)
         if info is None:
             what = f"table {quoted(table)}" if table else "table"
