@@ -29,7 +29,14 @@ from ..audit import audit_log
 from ..discovery import TableState, open_browser
 from ..discovery.directory import TableInfo
 from ..frontend import FrontEnd, Notice
-from ..game import GameProtocol, Genesis, GenesisError, ProtocolError, Status, StepKind
+from ..game import (
+    GameProtocol,
+    Genesis,
+    GenesisError,
+    ProtocolError,
+    SeatedRoster,
+    Status,
+)
 from ..game.sitdown import SIT
 from ..identity import Identity
 from ..log import GameLog
@@ -117,8 +124,9 @@ async def sit_down(
             raise SessionError(f"the table's node closed the connection: {e}") from None
         path = store.root / "watched" / f"{ad.table_id.hex()}.log"
         path.parent.mkdir(parents=True, exist_ok=True)
+        seats: list[SeatedRoster] = []
         try:
-            live = await _catch_up(conn, ad.table_id, path, times)
+            live = await _catch_up(conn, ad.table_id, path, times, seats)
         except TransportError as e:
             raise SessionError(f"the table's feed ended before the seat could be asked for "
                                f"({e}): the game may be over; not sitting") from None  # fmt: skip
@@ -127,6 +135,8 @@ async def sit_down(
             proto, sit = _ask(store, identity, opts, live, player)
         finally:
             live.close()
+        for shown in seats if getattr(front, "shows_plays", True) else ():
+            await front.notify(shown)  # a person's screen names the seats
         await front.notify(Notice(f"The log so far audits sound: asking for seat {want}"))
         try:
             roster, hand = await _asking(conn, proto, store.game(proto.game_id).log, sit, times)
@@ -148,8 +158,11 @@ async def sit_down(
     return outcome
 
 
-async def _catch_up(conn: Connection, game_id: bytes, path: Path, times: SitTimes) -> LiveAudit:
-    """The log so far, through the audit's observer, until the node says it is all (``live``)."""
+async def _catch_up(
+    conn: Connection, game_id: bytes, path: Path, times: SitTimes, seats: list[SeatedRoster]
+) -> LiveAudit:
+    """The log so far, through the audit's observer, until the node says it is all (``live``);
+    the seats as drawn go to ``seats``, for the newcomer's screen."""
     live: LiveAudit | None = None
     with trio.move_on_after(times.catch_up):
         while not parse_live(frame := await conn.receive()):
@@ -157,7 +170,7 @@ async def _catch_up(conn: Connection, game_id: bytes, path: Path, times: SitTime
                 if (reason := _refusal(frame)) is not None:
                     raise SessionError(f"the table's node refused: {reason}")
                 live = LiveAudit(game_id, _host_key(frame), path)
-            live.take(frame)
+            seats += [e for e in live.take(frame) if isinstance(e, SeatedRoster)]
         if live is not None:
             return live
     if live is not None:
@@ -252,22 +265,21 @@ async def _asking(
     raise SessionError("the table's node did not take the sit: not sitting")
 
 
-_BOUNDARY = (StepKind.SEATS, StepKind.REKEY, StepKind.WELCOME)
-
-
 async def _refused_watch(
     proto: GameProtocol, hand: int, stall: float, why: list[str], scope: trio.CancelScope
 ) -> None:
-    """End the newcomer's session once the hand it asked for has begun without it (the table
+    """End the newcomer's session once the hand it asked for is dealt without it (the table
     did not seat it at that boundary: refused, or another newcomer first), or while unseated
-    the game stands still for ``stall`` seconds (the table does not answer)."""
+    the game stands still for ``stall`` seconds (the table does not answer). The dealt hand
+    counts, not the step's: the next hand's deck is shuffled ahead, during the hand before."""
     seen, since = proto.step, trio.current_time()
     while proto.status is Status.RUNNING:
         await trio.sleep(0.25)
         step = proto.step
         if step is not seen:
             seen, since = step, trio.current_time()
-        if proto.me is None and step.hand >= hand and step.kind not in _BOUNDARY:
+        game = proto.game
+        if proto.me is None and game is not None and game.number >= hand:
             why.append(f"the table did not seat you at hand {hand}: the seat stays the table's, "
                        "and nobody is blamed")  # fmt: skip
             scope.cancel()

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from hearts_p2p.game import GameProtocol
+from hearts_p2p.game import GameProtocol, SeatedRoster, Status
 from hearts_p2p.identity import Identity
 from hearts_p2p.node.session import SessionError
-from hearts_p2p.node.sitting import SitTimes, _asking, _catch_up, _check
+from hearts_p2p.node.sitting import SitTimes, _asking, _catch_up, _check, _refused_watch
 from hearts_p2p.node.watch import live_frame, peers_frame
 from hearts_p2p.rules import OpenSeats, Rules
 from hearts_p2p.wire import decode_frame
@@ -65,9 +65,12 @@ def seat_of_two() -> int:
 async def test_an_honest_feed_audits_sound_and_the_open_seat_is_found(
     tmp_path: Path, autojump_clock: trio.abc.Clock
 ) -> None:
-    """The log so far, then the node's ``live``: sound as far as it goes, seat open: player 2."""
+    """The log so far, then the node's ``live``: sound as far as it goes, seat open: player 2;
+    the seats as drawn are kept for the newcomer's screen."""
     feed = Feed([*open_log(), live_frame(len(open_log()))])
-    live = await _catch_up(feed, GAME_ID, tmp_path / "w.log", SitTimes())  # type: ignore[arg-type]
+    seats: list[SeatedRoster] = []
+    live = await _catch_up(feed, GAME_ID, tmp_path / "w.log", SitTimes(), seats)  # type: ignore[arg-type]
+    assert [len(s.players) for s in seats] == [4]
     try:
         assert _check(live, tmp_path / "w.log", seat_of_two()) == 2
         with pytest.raises(SessionError, match="is not open"):
@@ -87,7 +90,7 @@ async def test_a_tampered_feed_is_refused_and_names_no_player(
     raw[-5] ^= 1  # inside the signature
     frames[at] = bytes(raw)
     live = await _catch_up(Feed([*frames, live_frame(len(frames))]), GAME_ID,  # type: ignore[arg-type]
-                           tmp_path / "w.log", SitTimes())  # fmt: skip
+                           tmp_path / "w.log", SitTimes(), [])  # fmt: skip
     try:
         with pytest.raises(SessionError, match="no player signed: it is damaged or forged"):
             _check(live, tmp_path / "w.log", seat_of_two())
@@ -103,7 +106,7 @@ async def test_a_feed_that_never_says_live_gives_up_within_the_bound(
     start = trio.current_time()
     with pytest.raises(SessionError, match="did not send its log in time"):
         await _catch_up(Feed(list(open_log()[:10])), GAME_ID, tmp_path / "w.log",  # type: ignore[arg-type]
-                        SitTimes(catch_up=30))  # fmt: skip
+                        SitTimes(catch_up=30), [])  # fmt: skip
     assert 30 <= trio.current_time() - start < 31
 
 
@@ -150,3 +153,46 @@ async def test_a_taken_sit_gives_the_seats_addresses_but_the_newcomers_own(
                                  decode_frame(raw), SitTimes())  # fmt: skip
     assert [(m.public_key, m.address) for m in roster] == [(other, ("127.0.0.1", 4000))]
     assert hand == decode_frame(raw).envelope.hand
+
+
+class Dealt:
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+
+class Following:
+    """What ``_refused_watch`` reads of a newcomer's protocol, set by the test as it goes."""
+
+    def __init__(self) -> None:
+        self.status = Status.RUNNING
+        self.me: int | None = None
+        self.game = Dealt(2)
+        self.step = object()
+
+
+async def test_the_newcomer_leaves_once_its_hand_is_dealt_without_it_or_the_game_stands_still(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    """Asked for hand 3: while hand 2 is played (the steps of hand 3's deck, shuffled ahead,
+    among them) it waits; once hand 3 is dealt without it, it leaves saying it was not seated.
+    Seated, it stays. Unseated with the game standing still past the bound, it leaves saying
+    the table stopped answering."""
+    for seated in (False, True):
+        p, why = Following(), []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_refused_watch, p, 3, 100.0, why, nursery.cancel_scope)
+            for _ in range(5):
+                p.step = object()  # the game moves on: play, and the next deck's steps
+                await trio.sleep(1)
+            assert why == []
+            p.me = 2 if seated else None
+            p.game = Dealt(3)
+            await trio.sleep(1)
+            nursery.cancel_scope.cancel()
+        assert why == ([] if seated else [why[0]])
+        assert seated or "did not seat you at hand 3" in why[0]
+    p, why = Following(), []
+    start = trio.current_time()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_refused_watch, p, 3, 100.0, why, nursery.cancel_scope)
+    assert "stopped answering for 100 s" in why[0] and 100 < trio.current_time() - start < 102
