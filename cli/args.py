@@ -7,6 +7,7 @@ import argparse
 import getpass
 import urllib.parse
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from hearts_p2p.discovery import DEFAULT_GROUP, DEFAULT_PORT, DiscoveryConfig
 from hearts_p2p.netif import ENV_INTERFACE, interfaces_from
 from hearts_p2p.node.session import PeerOptions
 from hearts_p2p.node.store import default_data_dir
-from hearts_p2p.rules import PRESETS, GameKind, Moon, Rules, RulesError, Ties
+from hearts_p2p.rules import PRESETS, GameKind, Moon, OpenSeats, Rules, RulesError, Ties
 
 from .levels import CHOICES, DEFAULT_BOT, Level
 
@@ -97,12 +98,15 @@ def add_parsers(
         description="Join a table by name or id (as `hearts list` shows), the only open one "
         "if no name is given, or the host at --peer HOST:PORT without discovery (over a VPN).",
         epilog="examples:\n  hearts join Friday --interface eth0\n"
-        "  hearts join --peer 10.8.0.2:47300 --interface tun0   (over a VPN)\n\n" + GAME_EXIT_CODES,
+        "  hearts join --peer 10.8.0.2:47300 --interface tun0   (over a VPN)\n"
+        "  hearts join Friday --seat 2 --interface eth0   (an open seat of a running game)\n\n"
+        + GAME_EXIT_CODES,
         formatter_class=HelpFormatter,
     )
     _common(join)
     join.add_argument("table", nargs="?", help="table name or id prefix")
     join.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
+    _seat(join)
     _find_wait(join)
     join.set_defaults(func=run["join"])
 
@@ -117,6 +121,7 @@ def add_parsers(
     _common(bot)
     bot.add_argument("table", nargs="?", help="table name or id prefix")
     bot.add_argument("--peer", metavar="HOST:PORT", help="the host's address, skipping discovery")
+    _seat(bot)
     _find_wait(bot)
     _bot_choice(bot, "--strategy", "--level")
     bot.add_argument("--seed", type=int, help="seed for a reproducible bot")
@@ -153,6 +158,16 @@ def discovery_flags(p: argparse.ArgumentParser, what: str) -> None:
         help=f"discovery UDP port ({DEFAULT_PORT})",
     )
     p.add_argument("--group", default=DEFAULT_GROUP, help=f"multicast group ({DEFAULT_GROUP})")
+
+
+def _seat(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="take open seat N of a game being played (hearts list shows open:N), at the next "
+        "hand, if the table's rules let a newcomer sit",
+    )
 
 
 def _find_wait(p: argparse.ArgumentParser) -> None:
@@ -233,6 +248,13 @@ def _rules(p: argparse.ArgumentParser) -> None:
         help="the player on lead may claim the rest when its cards win every trick (Gong Zhu "
         "always allows it)",
     )
+    g.add_argument(
+        "--open-seats",
+        choices=[o.value for o in OpenSeats],
+        default=OpenSeats.NO.value,
+        help="who may take a seat the table plays once its player left: no (the default: only "
+        "that player, coming back), anyone, or ask (every seated player says yes)",
+    )
     gz = p.add_argument_group("Gong Zhu rules (with --game gongzhu)")
     gz.add_argument("--limit", type=int, help="the game ends once a total is -LIMIT or less (1000)")
     for flag, label in _GONGZHU_FLAGS.items():
@@ -298,14 +320,15 @@ _HEARTS_FLAGS = {
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
+    open_seats = OpenSeats(getattr(args, "open_seats", OpenSeats.NO.value))
     if args.game == GameKind.GONGZHU.value:
-        return _gongzhu_rules(args)
+        return replace(_gongzhu_rules(args), open_seats=open_seats)
     given = [f"--{f.replace('_', '-')}" for f in _GONGZHU_FLAGS if getattr(args, f)]
     if args.limit is not None:
         given.insert(0, "--limit")
     if given:
         raise RulesError(f"{', '.join(given)}: Gong Zhu rules, for --game gongzhu")
-    return _hearts_rules(args)
+    return replace(_hearts_rules(args), open_seats=open_seats)
 
 
 def _gongzhu_rules(args: argparse.Namespace) -> Rules:

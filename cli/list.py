@@ -1,7 +1,8 @@
 """``hearts list``: the tables announced on the local network, heard within a couple of seconds.
 
-Each table's line says how many watch it and the level of each bot seated there (from the
-``[level]`` its name carries). Discovery only listens and probes on the interfaces given by
+Each table's line says how many watch it, the level of each bot seated there (from the
+``[level]`` its name carries) and the seats of a playing table a newcomer may take
+(``4/4 open:2``). Discovery only listens and probes on the interfaces given by
 ``--interface`` or ``$HEARTS_INTERFACE`` and falls back to loopback, so a bare ``hearts list``
 never talks to a real network: on a LAN, name your interface (``--interface eth0``).
 """
@@ -138,6 +139,12 @@ def bots_text(labels: tuple[str, ...]) -> str:
     return ", ".join(f"{n} {label}" for label, n in counts.items()) or "-"
 
 
+def _seats(taken: int, total: int, open_seats: tuple[int, ...]) -> str:
+    """``3/4``, and the seats of a playing table a newcomer may take: ``4/4 open:2``."""
+    shown = f"{taken}/{total}"
+    return shown + (" open:" + ",".join(map(str, open_seats)) if open_seats else "")
+
+
 def _clock(timeout: int) -> str:
     """The table's clocks: ``90/120 s`` for a move, and for an absent player."""
     return f"{timeout * 3 // 4}/{timeout} s" if timeout else "-"
@@ -154,7 +161,7 @@ def render(tables: list[TableInfo], now: float) -> str:
                 clean(ad.table_name),
                 clean(ad.host_name),
                 t.host_fingerprint,
-                f"{ad.seats_taken}/{ad.seats_total}",
+                _seats(ad.seats_taken, ad.seats_total, ad.open_seats),
                 ad.state.value,
                 str(ad.watchers),
                 bots_text(ad.bots),

@@ -107,6 +107,10 @@ class _Controls:
         if self.runner is not None:
             self.runner.say(text)
 
+    def consent(self, newcomer: bytes, yes: bool) -> None:
+        if self.runner is not None:
+            self.runner.consent(newcomer, yes)
+
     def quit(self) -> None:
         if self.runner is not None:
             self.runner.quit()
@@ -243,6 +247,8 @@ def run_join(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts join: {e}\n")
         return EXIT_USAGE
 
+    if args.seat is not None:
+        return _with_terminal(args, opts, _sitting(opts, args.table, args.seat, wait))
     if (refusal := _no_seat(opts, args.table, peer)) is not None:
         sys.stderr.write(f"hearts join: {refusal}\n")
         return EXIT_ERROR
@@ -251,6 +257,22 @@ def run_join(args: argparse.Namespace) -> int:
         return await join_game(opts, front, args.table, peer, wait, task_status=task_status)
 
     return _with_terminal(args, opts, start)
+
+
+def _sitting(opts: PeerOptions, table: str | None, seat: int, wait: float) -> Start:
+    """Take open seat ``seat`` of the running game ``table`` (sitting.py)."""
+
+    async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
+        from hearts_p2p.node.sitting import find_open_seat, sit_down  # it loads the audit
+
+        info = await find_open_seat(opts, table, seat, wait)
+        if info is None:
+            what = f"table {quoted(table)}" if table else "table"
+            raise SessionError(f"found no playing {what} with seat {seat} open within "
+                               f"{wait:g} s (hearts list shows open:N)")  # fmt: skip
+        return await sit_down(opts, front, info, seat, task_status=task_status)
+
+    return start
 
 
 def _no_seat(opts: PeerOptions, table: str | None, peer: tuple[str, int] | None) -> str | None:
@@ -275,12 +297,14 @@ def run_bot(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts bot: {e}\n")
         return EXIT_USAGE
 
-    if (refusal := _no_seat(opts, args.table, peer)) is not None:
+    if args.seat is None and (refusal := _no_seat(opts, args.table, peer)) is not None:
         sys.stderr.write(f"hearts bot: {refusal}\n")
         return EXIT_ERROR
 
-    async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
+    async def joined(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
         return await join_game(opts, front, args.table, peer, wait, task_status=task_status)
+
+    start = joined if args.seat is None else _sitting(opts, args.table, args.seat, wait)
 
     if args.table is not None:
         where = quoted(args.table)

@@ -49,6 +49,10 @@ async def no_seat_at(
 def _why(info: TableInfo) -> str:
     a = info.announcement
     seats = f"{a.seats_taken}/{a.seats_total}"
+    if a.state is TableState.PLAYING and a.open_seats:
+        first = a.open_seats[0]
+        return (f"table {quoted(a.table_name)} is playing, with seat {first} open to a newcomer: "
+                f"hearts join {quoted(a.table_name)} --seat {first}")  # fmt: skip
     if a.state is TableState.PLAYING:
         return f"table {quoted(a.table_name)} is playing ({seats}): it has no seat for you"
     if a.state is TableState.CLOSED:

@@ -26,6 +26,7 @@ from hearts_p2p.frontend import (
     PassReceived,
     PeerState,
     SeatedRoster,
+    SitAsked,
     TrickTaken,
 )
 
@@ -33,11 +34,18 @@ from .commands import HELP, Command, InputError, NotYourTurn, parse_line
 from .hint import best_action, hint_line
 from .render import Screen, points_text
 
+ASK_LINE = (
+    "let them sit? y or n (no answer before this hand ends is a no; every seated player must "
+    "say yes)"
+)
+
 
 class TableControls(Protocol):
-    """What a person can do besides playing: talk, and leave."""
+    """What a person can do besides playing: talk, answer a newcomer's ask, and leave."""
 
     def say(self, text: str) -> None: ...
+
+    def consent(self, newcomer: bytes, yes: bool) -> None: ...
 
     def quit(self) -> None: ...
 
@@ -62,6 +70,7 @@ class TerminalSeat:
         self._choosing: SeatView | None = None
         self._answer: trio.MemorySendChannel[Action] | None = None
         self._confirm_quit = False
+        self._asking: bytes | None = None  # a newcomer's key, until this person answers
         self._seated = False
         self._ended = False
         self._last_trick: TrickTaken | None = None
@@ -116,6 +125,9 @@ class TerminalSeat:
             self._ended = True
             self.screen.drop_prompt()  # nothing more will be asked
         self.screen.event(event)
+        if isinstance(event, SitAsked) and event.ask and self._view is not None:
+            self._asking = event.key
+            self.screen.line(ASK_LINE)
 
     # -- input ------------------------------------------------------------------------------
 
@@ -137,6 +149,12 @@ class TerminalSeat:
 
     def handle_line(self, line: str) -> None:
         self.screen.typed()
+        answer = line.strip().lower()
+        if self._asking is not None and answer in ("y", "yes", "n", "no"):
+            key, self._asking = self._asking, None
+            self.controls.consent(key, answer.startswith("y"))
+            self.screen.line("you let them sit" if answer.startswith("y") else "you said no")
+            return
         if self._confirm_quit:
             self._confirm_quit = False
             if line.strip().lower() in ("y", "yes"):

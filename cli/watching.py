@@ -19,7 +19,8 @@ import trio
 
 from hearts_p2p.audit import AuditReport, AuditStatus, PlayerSummary, Problem
 from hearts_p2p.discovery import DiscoveryConfig
-from hearts_p2p.game import SeatedRoster
+from hearts_p2p.frontend import sit_text
+from hearts_p2p.game import SeatedRoster, SeatTaken
 from hearts_p2p.netif import InterfaceError, interfaces_from
 from hearts_p2p.node.store import default_data_dir
 from hearts_p2p.node.watch_client import (
@@ -77,6 +78,14 @@ class Printer:
             ]
             r.rules = event.rules_summary
             return [f"Rules: {event.rules_summary}", *table_lines(r)]
+        if isinstance(event, SeatTaken):
+            line = sit_text(event, r.name(event.seat))
+            if 0 <= event.seat < len(r.players):  # named the newcomer's way from now on
+                old = r.players[event.seat]
+                r.players[event.seat] = dataclasses.replace(
+                    old, name=event.name, fingerprint=event.fingerprint
+                )
+            return [line]
         if isinstance(event, HandBegun):
             return [hand_heading(r, event.number, event.dealer, event.pass_direction)]
         if isinstance(event, TrickDone):

@@ -215,10 +215,17 @@ class AuditReport:
     voids: list[VoidSummary] = field(default_factory=list)
     final_hash: str = ""
     problems: list[Problem] = field(default_factory=list)
+    open_end: Problem | None = None  # a running game's log ends here: its one problem, if sound
 
     @property
     def valid(self) -> bool:
         return not self.problems and self.status in (AuditStatus.FINISHED, AuditStatus.ABORTED)
+
+    @property
+    def sound_so_far(self) -> bool:
+        """Whether the log of a game still running is valid as far as it goes: its only problem
+        is that it ends, waiting for a message (what a newcomer checks before it sits)."""
+        return self.status is AuditStatus.INCOMPLETE and self.problems == [self.open_end]
 
     def name(self, seat: int) -> str:
         if 0 <= seat < len(self.players):
@@ -505,9 +512,10 @@ def _verdict(
             f"the game cannot go on without a valid message from {waiting} (entry {stuck[0]} "
             f"was refused); the {unchecked} entries after it cannot be checked"
         )
-    else:
-        what = f"the log ends here, waiting for {waiting}"
-    report.problems.append(Problem(where, what))
+        report.problems.append(Problem(where, what))
+        return
+    report.open_end = Problem(where, f"the log ends here, waiting for {waiting}")
+    report.problems.append(report.open_end)
 
 
 def _abort_summary(proto: GameProtocol, a: Abort) -> AbortSummary:

@@ -58,6 +58,7 @@ class Announcer:
         rules: Mapping[str, Any] | None = None,
         watchers: int | None = None,
         bots: Sequence[str] | None = None,
+        open_seats: Sequence[int] | None = None,
     ) -> None:
         """Change what the table says about itself and announce it now."""
         if state is TableState.CLOSED:
@@ -70,6 +71,7 @@ class Announcer:
             rules=ad.rules if rules is None else rules,
             watchers=ad.watchers if watchers is None else watchers,
             bots=ad.bots if bots is None else tuple(bots),
+            open_seats=ad.open_seats if open_seats is None else tuple(open_seats),
         )
         self._wake.set()
 

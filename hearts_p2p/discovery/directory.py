@@ -65,6 +65,7 @@ class TableInfo:
             "watchers": ad.watchers,
             "bots": list(ad.bots),
             "timeout": ad.clock or None,
+            "open_seats": list(ad.open_seats),
             "address": self.address,
             "port": ad.port,
             "interface": self.interface,

@@ -55,7 +55,7 @@ _FIELDS = frozenset(
     | {"age", "every"}
 )
 # Left out while empty, so a table without them announces what it always did.
-_OPTIONAL = frozenset({"watchers", "bots", "clock"})
+_OPTIONAL = frozenset({"watchers", "bots", "clock", "open"})
 MAX_CLOCK = 86_400  # seconds
 MAX_WATCHERS = 64
 MAX_LABEL = 16
@@ -91,6 +91,8 @@ class Announcement:
     host's announcement interval in milliseconds, from which listeners derive expiry.
     ``addresses`` are the IPv4 addresses the lobby listens on, with ``port``. ``watchers`` is
     how many watch the game; ``bots`` labels each seated bot (its level, or ``bot``).
+    ``open_seats``: the seats of a playing table that a newcomer may take (its rules allow it
+    and the table plays them), which ``hearts join`` looks for.
     """
 
     table_id: bytes
@@ -108,6 +110,7 @@ class Announcement:
     watchers: int = 0
     bots: tuple[str, ...] = ()
     clock: int = 0  # the table's timeout in seconds (the move clock is 3/4 of it); 0: unsaid
+    open_seats: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         _check(len(self.table_id) == TABLE_ID_BYTES, "table id is 16 bytes")
@@ -128,6 +131,11 @@ class Announcement:
         for label in self.bots:
             _check(isinstance(label, str) and len(label) <= MAX_LABEL, "bot label too long")
             _check_text(label, "bot label")
+        _check(len(self.open_seats) <= self.seats_total, "more open seats than seats")
+        _check(
+            all(type(n) is int and 0 <= n < self.seats_total for n in self.open_seats),
+            "open seats are seat numbers",
+        )
 
 
 def _check(ok: bool, message: str) -> None:
@@ -177,6 +185,7 @@ def encode_announcement(ad: Announcement, identity: Identity) -> bytes:
             **({"watchers": ad.watchers} if ad.watchers else {}),
             **({"bots": list(ad.bots)} if ad.bots else {}),
             **({"clock": ad.clock} if ad.clock else {}),
+            **({"open": list(ad.open_seats)} if ad.open_seats else {}),
         },
         use_bin_type=True,
     )
@@ -251,6 +260,7 @@ def _announcement(f: dict[str, Any]) -> Announcement:
     watchers = typed("watchers", int) if "watchers" in f else 0
     bots = typed("bots", list) if "bots" in f else []
     clock = typed("clock", int) if "clock" in f else 0
+    open_seats = typed("open", list) if "open" in f else []
     _check(len(seats) == 2, "seats is [taken, total]")
     _check(all(type(s) is int for s in seats), "seats are integers")
     try:
@@ -273,4 +283,5 @@ def _announcement(f: dict[str, Any]) -> Announcement:
         watchers=watchers,
         bots=tuple(bots),
         clock=clock,
+        open_seats=tuple(open_seats),
     )

@@ -187,6 +187,7 @@ class SitAsked:
     hand: int
     bot: bool
     key: bytes  # the newcomer's identity key, to answer with
+    ask: bool = False  # an ``ask`` table: each seated person answers yes or no
 
 
 @dataclass(frozen=True, slots=True)

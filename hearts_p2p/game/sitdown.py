@@ -153,7 +153,8 @@ def take_sit(s: GameState, msg: SignedMessage) -> bool:
     assert s.genesis is not None
     was = s.genesis.players[offer.player].name
     s.events.append(SitAsked(s.seat_of[offer.player], new.name, fingerprint(new.key), was,
-                             msg.envelope.hand, new.bot, new.key))  # fmt: skip
+                             msg.envelope.hand, new.bot, new.key,
+                             open_rule(s) is OpenSeats.ASK))  # fmt: skip
     return True
 
 

@@ -21,8 +21,9 @@ from ..frontend import FrontEnd, Notice
 from ..game import GameProtocol, Status
 from ..identity import Identity
 from ..netif import Interface
+from ..rules import OpenSeats
 
-__all__ = ["Herald", "announcer"]
+__all__ = ["Herald", "announcer", "open_seats"]
 
 
 def announcer(proto: GameProtocol) -> int | None:
@@ -40,6 +41,17 @@ def announcer(proto: GameProtocol) -> int | None:
         if player not in table:
             return player
     return None
+
+
+def open_seats(proto: GameProtocol) -> tuple[int, ...]:
+    """The seats a newcomer may take now, as the announcement says them: those the table plays,
+    at a running table whose rules let a newcomer sit (SPEC 6.15)."""
+    genesis = proto.genesis
+    if proto.status is not Status.RUNNING or genesis is None or not proto.seat_of:
+        return ()
+    if genesis.rules.open_seats is OpenSeats.NO:
+        return ()
+    return tuple(sorted(proto.seat_of[p] for p in proto.table_seats))
 
 
 class Herald:
@@ -64,11 +76,20 @@ class Herald:
         self.due = trio.Event()
         self._announcer: Announcer | None = None
         self._watchers = 0
+        self.open: tuple[int, ...] = ()
 
-    def check(self) -> None:
+    def check(self) -> bool:
+        """Whether the open seats changed with the last entry (the announcement says them)."""
         me = self.proto.me
         if me is not None and me != 0 and announcer(self.proto) == me:
             self.due.set()
+        seats = open_seats(self.proto)
+        if seats == self.open:
+            return False
+        self.open = seats
+        if self._announcer is not None:
+            self._announcer.update(open_seats=seats)
+        return True
 
     def watchers(self, count: int) -> None:
         """How many watchers this node serves: the announcement says it once it runs."""
@@ -90,7 +111,7 @@ class Herald:
                 genesis.game_id, self.name, genesis.table_name, rules.to_dict(), rules.players,
                 self.port, round(self.clock),
             )  # fmt: skip
-            self._announcer.update(watchers=self._watchers)
+            self._announcer.update(watchers=self._watchers, open_seats=self.open)
             why = "The table plays the host's seat: your node announces the table now"
             await self.front.notify(Notice(f"{why}, and its watchers watch from here"))
 

@@ -38,6 +38,7 @@ from ..frontend import (
     PeerStatus,
 )
 from ..game import GameProtocol, ProtocolError, SitAsked, Status, StepKind
+from ..game.sitdown import SIT
 from ..log import GameLog, SecretStore
 from ..wire import SignedMessage, WireError, decode_frame, decode_peer_frame
 from .watch import watching_line
@@ -61,6 +62,8 @@ class Links(Protocol):
     async def send(self, peer: bytes, payload: bytes) -> None: ...
 
     async def broadcast(self, payload: bytes) -> frozenset[bytes]: ...
+
+    def add_member(self, key: bytes) -> None: ...
 
 
 MOVE_CLOCK_SHARE = 0.75  # of the absent timeout: an honest node decides well before others wait
@@ -115,6 +118,7 @@ class GameRunner:
         self._timings = open(config.timings, "a") if config.timings else None  # noqa: SIM115
         if self._timings is not None:  # the game starts here: for the host, the lobby is full
             self._timings.write(f'{{"step": "0:start", "seen": {time.monotonic()}}}\n')
+        self._reading: set[bytes] = set()  # the peers whose frames are read
         self._syncing = False
         self._sync_again = False
         self._done_peers: set[bytes] = set()
@@ -142,6 +146,7 @@ class GameRunner:
         (to chat, to quit)."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            self._reading = set(self.links.peers)
             for peer in self.links.peers:
                 nursery.start_soon(self._read, peer)
             nursery.start_soon(self._watch_links)
@@ -183,6 +188,39 @@ class GameRunner:
             self._all_done.cancel()
 
     # -- controls for the front end -----------------------------------------------------------
+
+    def consent(self, newcomer: bytes, yes: bool) -> None:
+        """This seat's person's answer to a newcomer's ask (``SitAsked``) at an ``ask`` table."""
+
+        async def answer() -> None:
+            self.protocol.consent(newcomer, yes)
+
+        self._post(answer)
+
+    async def take_sit(self, frame: bytes) -> bool | None:
+        """A frame a watcher of this node sent, if it is a sit for this game (a newcomer's ask,
+        SPEC 6.15): whether the game took it, checked as every peer checks it (and relayed to
+        them); None for any other frame."""
+        try:
+            msg = decode_frame(frame)
+        except WireError:
+            return None
+        if msg.envelope.kind != SIT or msg.envelope.game_id != self.protocol.game_id:
+            return None
+        done = trio.Event()
+        taken = False
+
+        async def take() -> None:
+            nonlocal taken
+            self.protocol.receive(msg)
+            taken = self.protocol.has_frame(msg.raw)
+            await self._flush()
+            done.set()
+
+        self._post(take)
+        with trio.move_on_after(self.config.leave_within):
+            await done.wait()
+        return taken
 
     def say(self, text: str) -> None:
         frame = encode(Chat(text))
@@ -239,8 +277,8 @@ class GameRunner:
         for msg in out:
             await self._broadcast_raw(msg.raw)
         for ev in events:
-            if isinstance(ev, SitAsked) and not getattr(self.front, "shows_plays", True):
-                p.consent(ev.key, True)  # a bot or headless peer says yes (SPEC 6.15)
+            if isinstance(ev, SitAsked):
+                self._sit_asked(ev)
             await self.front.notify(self._with_paths(ev))
         if self.config.leaves_with_people and p.people_gone and not self._quitting:
             self.quit()  # bots playing on for nobody: the game ends with the last person
@@ -248,6 +286,16 @@ class GameRunner:
         self._maybe_choose()
         if entries and self._step_ends_phase():
             self._request_sync()
+
+    def _sit_asked(self, ev: SitAsked) -> None:
+        """A newcomer asks for a seat: its node may now connect as a peer (it dials every seat),
+        and a bot or headless peer says yes (SPEC 6.15); a person answers on screen."""
+        identity = self.protocol.identity
+        if identity is None or ev.key == identity.public_key:
+            return
+        self.links.add_member(ev.key)
+        if not getattr(self.front, "shows_plays", True):
+            self.protocol.consent(ev.key, True)
 
     def _request_sync(self) -> None:
         """fsync in a worker thread, off the path of the game; requests made meanwhile coalesce."""
@@ -413,11 +461,20 @@ class GameRunner:
             self._done_peers.add(peer)
             self._check_all_done()
 
-    def _seat_of_key(self, key: bytes) -> int | None:
-        g = self.protocol.genesis
-        if g is None:
+    def _player_of_key(self, key: bytes) -> int | None:
+        """The player ``key`` signs for now, as the key schedule stands: a seat's genesis key
+        signs for nothing once a newcomer holds that seat (``GameProtocol.holders``)."""
+        p = self.protocol
+        if p.genesis is None:
             return None
-        player = g.index_of(key)
+        for player, new in p.holders.items():
+            if new.key == key:
+                return player
+        first = p.genesis.index_of(key)
+        return None if first is None or first in p.holders else first
+
+    def _seat_of_key(self, key: bytes) -> int | None:
+        player = self._player_of_key(key)
         if player is None:
             return None
         seats = self.protocol.seat_of
@@ -485,6 +542,11 @@ class GameRunner:
         while True:
             await self.links.wait_change()
             for peer in self.links.peers:
+                if peer not in self._reading:  # a newcomer's node, accepted since (add_member)
+                    self._reading.add(peer)
+                    connected[peer] = False
+                    assert self._nursery is not None
+                    self._nursery.start_soon(self._read, peer)
                 now = self.links.is_connected(peer)
                 if now == connected[peer]:
                     continue
@@ -551,8 +613,7 @@ class GameRunner:
         return holder.key in self._gone_since
 
     async def _give_up(self, peer: bytes) -> None:
-        g = self.protocol.genesis
-        player = g.index_of(peer) if g else None
+        player = self._player_of_key(peer)
         if player is not None and self.protocol.status is Status.RUNNING:
             self.protocol.give_up_on(player, self.config.absent_timeout)
             await self._flush()

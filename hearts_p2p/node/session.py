@@ -126,7 +126,8 @@ async def host_game(
         await start_players(conns, list(roster), 2.0)
         outcome = await _play(
             store, "host", identity, proto, roster, listener, opts, front,
-            on_watchers=lambda n: announcer.update(watchers=n), task_status=task_status,
+            on_watchers=lambda n: announcer.update(watchers=n),
+            on_open=lambda seats: announcer.update(open_seats=seats), task_status=task_status,
         )  # fmt: skip
         nursery.cancel_scope.cancel()
     await _reap(procs)
@@ -414,6 +415,8 @@ async def _play(
     *,
     resuming: bool = False,
     on_watchers: Callable[[int], None] | None = None,
+    on_open: Callable[[tuple[int, ...]], None] | None = None,
+    dial_all: bool = False,
     task_status: trio.TaskStatus[GameRunner],
 ) -> Outcome:
     """Play the game over the mesh to its end; the runner goes back through ``task_status``.
@@ -439,7 +442,8 @@ async def _play(
 
     def logged(entry: bytes) -> None:
         watch.publish(entry)
-        herald.check()
+        if herald.check() and on_open is not None:
+            on_open(herald.open)
 
     def watched(count: int) -> None:
         herald.watchers(count)
@@ -450,7 +454,12 @@ async def _play(
     async with (
         serving_watchers(watch),
         open_mesh(
-            identity, proto.game_id, roster, listeners=[listener], strangers=watch.admit
+            identity,
+            proto.game_id,
+            roster,
+            listeners=[listener],
+            strangers=watch.admit,
+            dial_all=dial_all,
         ) as mesh,
         trio.open_nursery() as nursery,
     ):
@@ -458,6 +467,8 @@ async def _play(
         watch.tell(mesh)
         nursery.start_soon(herald.run)
         runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
+        watch.on_sit = runner.take_sit
+        watch.peers = [(m.public_key, m.address) for m in roster if m.address is not None]
         status = await runner.run(task_status=task_status)
         nursery.cancel_scope.cancel()
     await listener.aclose()

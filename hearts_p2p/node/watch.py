@@ -13,13 +13,18 @@ writer of its own that reads the shared list at its own pace (a cursor, not a qu
 does not grow with a slow reader). A watcher that does not take a frame within
 ``send_timeout``, that falls ``max_lag`` entries behind once caught up, or that sends anything
 after its hello, is dropped; beyond ``max_watchers`` a new one is refused.
+
+A newcomer taking an open seat (SPEC 6.15) watches first, then sends one frame: its signed
+``sit``. The service hands it to the game (``on_sit``), which checks it as every peer does, and
+answers with the seats' addresses (a ``peers`` frame), which the newcomer dials as a mesh peer.
+The addresses are no secret and no trust: each connection proves the key it reaches.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +33,7 @@ import trio
 
 from ..control import Watching, encode
 from ..frontend import FrontEnd, Notice
-from ..identity import SIGNATURE_BYTES, Identity, fingerprint, verify
+from ..identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, fingerprint, verify
 from ..log import GameLog
 from ..text import clean
 from ..transport import Connection, Mesh, TransportError
@@ -40,7 +45,11 @@ __all__ = [
     "WatchConfig",
     "WatchService",
     "hello_frame",
+    "live_frame",
     "parse_hello",
+    "parse_live",
+    "parse_peers",
+    "peers_frame",
     "serving_watchers",
     "watching_line",
 ]
@@ -48,6 +57,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 WATCH_VERSION = 1
 MAX_WATCH_NAME = 32
+MAX_PEERS = 16  # addresses in a peers frame: one per seat at most
+MAX_SITS = 3  # a newcomer's sits: one the table passed the boundary of is followed by the next
 _HELLO_TAG = b"hearts-p2p watch hello\0"
 
 
@@ -61,14 +72,30 @@ class WatchConfig:
     drain: float = 2.0  # after the game, time for the watchers to take its last entries
 
 
-def hello_frame(identity: Identity, transcript: bytes, name: str) -> bytes:
-    """The watcher's one frame: its name, signed over this connection's handshake."""
-    body = pack({"t": "watch", "v": WATCH_VERSION, "name": name[:MAX_WATCH_NAME]})
+def hello_frame(identity: Identity, transcript: bytes, name: str, sit: bool = False) -> bytes:
+    """The watcher's one frame: its name, signed over this connection's handshake; ``sit``:
+    a newcomer, which is told once it has the log so far (a ``live`` frame)."""
+    hello: dict[str, Any] = {"t": "watch", "v": WATCH_VERSION, "name": name[:MAX_WATCH_NAME]}
+    body = pack({**hello, "sit": True} if sit else hello)
     return body + identity.sign(_HELLO_TAG + transcript + body)
 
 
-def parse_hello(frame: bytes, key: bytes, transcript: bytes) -> str | None:
-    """The watcher's name, or None when ``frame`` is not its signed hello of this version."""
+def live_frame(entries: int) -> bytes:
+    """What a newcomer is told once the feed has given it every entry logged so far."""
+    return pack({"t": "live", "entries": entries})
+
+
+def parse_live(frame: bytes) -> bool:
+    try:
+        msg: Any = unpack(frame)
+    except WireError:
+        return False
+    return isinstance(msg, dict) and msg.get("t") == "live"
+
+
+def parse_hello(frame: bytes, key: bytes, transcript: bytes) -> tuple[str, bool] | None:
+    """The watcher's name and whether it is a newcomer, or None when ``frame`` is not its
+    signed hello of this version."""
     body, signature = frame[:-SIGNATURE_BYTES], frame[-SIGNATURE_BYTES:]
     if len(frame) <= SIGNATURE_BYTES or not verify(key, signature, _HELLO_TAG + transcript + body):
         return None
@@ -81,7 +108,43 @@ def parse_hello(frame: bytes, key: bytes, transcript: bytes) -> str | None:
     name = msg.get("name")
     if not isinstance(name, str) or not 0 < len(name) <= MAX_WATCH_NAME:
         return None
-    return clean(name, MAX_WATCH_NAME) or "?"
+    return clean(name, MAX_WATCH_NAME) or "?", msg.get("sit") is True
+
+
+Addresses = list[tuple[bytes, tuple[str, int]]]
+
+
+def peers_frame(addresses: Sequence[tuple[bytes, tuple[str, int]]], taken: bool) -> bytes:
+    """The answer to a newcomer's sit: whether the game took it (else it was for a boundary
+    passed, say) and where each seat's node listens, by identity key."""
+    peers = [[k, host, port] for k, (host, port) in addresses] if taken else []
+    return pack({"t": "peers", "taken": taken, "peers": peers})
+
+
+def parse_peers(frame: bytes) -> tuple[Addresses, bool] | None:
+    """The addresses a ``peers`` frame gives and whether the sit was taken, or None when
+    ``frame`` is not one."""
+    try:
+        msg: Any = unpack(frame)
+    except WireError:
+        return None
+    if (
+        not isinstance(msg, dict)
+        or msg.get("t") != "peers"
+        or not isinstance(msg.get("peers"), list)
+        or not isinstance(msg.get("taken"), bool)
+    ):
+        return None
+    out = []
+    for item in msg["peers"][:MAX_PEERS]:
+        if not (isinstance(item, list) and len(item) == 3):
+            return None
+        key, host, port = item
+        ok = isinstance(key, bytes) and len(key) == PUBLIC_KEY_BYTES and isinstance(host, str)
+        if not ok or not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+            return None
+        out.append((key, (host, port)))
+    return out, msg["taken"]
 
 
 def watching_line(names: tuple[str, ...]) -> str:
@@ -112,6 +175,9 @@ class FedLog(GameLog):
 class _Watcher:
     name: str
     key: bytes
+    newcomer: bool = False  # told when it has the log so far, and may send its sits
+    sits: int = 0  # sent so far
+    answer: bytes | None = None  # the peers frame, written before the next entry
 
     @property
     def label(self) -> str:
@@ -134,6 +200,9 @@ class WatchService:
         self.front = front
         self.config = config
         self.on_change = on_change
+        # A newcomer's sit from a watcher: whether the game took it for checking (SPEC 6.15).
+        self.on_sit: Callable[[bytes], Awaitable[bool | None]] | None = None
+        self.peers: list[tuple[bytes, tuple[str, int]]] = []  # the seats' addresses, to answer
         self.entries: list[bytes] = []  # every entry ever logged, in order (a cut keeps them)
         self.watchers: list[_Watcher] = []
         self.refused = 0
@@ -169,17 +238,18 @@ class WatchService:
 
     async def _serve(self, conn: Connection) -> None:
         try:
-            name = await self._hello(conn)
-            if name is None:
+            hello = await self._hello(conn)
+            if hello is None:
                 self.refused += 1
                 return
+            name, newcomer = hello
             if len(self.watchers) >= self.config.max_watchers:
                 self.refused += 1
                 reason = f"the table has {self.config.max_watchers} watchers already"
                 with trio.move_on_after(self.config.send_timeout):
                     await conn.send(pack({"t": "refused", "reason": reason}))
                 return
-            watcher = _Watcher(name, conn.peer_key)
+            watcher = _Watcher(name, conn.peer_key, newcomer)
             await self._changed(watcher, joined=True)
             try:
                 await self._feed(conn, watcher)
@@ -191,7 +261,7 @@ class WatchService:
         finally:
             await trio.aclose_forcefully(conn)
 
-    async def _hello(self, conn: Connection) -> str | None:
+    async def _hello(self, conn: Connection) -> tuple[str, bool] | None:
         try:
             with trio.move_on_after(self.config.hello_timeout):
                 return parse_hello(await conn.receive(), conn.peer_key, conn.transcript)
@@ -222,13 +292,14 @@ class WatchService:
 
             async def refuse_input() -> None:
                 with contextlib.suppress(TransportError):
-                    await conn.receive()  # a watcher has nothing to say: anything ends it
+                    while await self._took_sit(watcher, await conn.receive()):
+                        pass  # a newcomer's sits; anything else, or one too many, ends it
                     log.info("watcher %s sent a frame; dropping it", watcher.label)
                 nursery.cancel_scope.cancel()
 
             async def write() -> None:
                 try:
-                    await self._write(conn)
+                    await self._write(conn, watcher)
                 except (TransportError, trio.TooSlowError, _Lagging) as e:
                     log.info("dropped watcher %s: %r", watcher.label, e)
                 nursery.cancel_scope.cancel()
@@ -236,15 +307,35 @@ class WatchService:
             nursery.start_soon(refuse_input)
             nursery.start_soon(write)
 
-    async def _write(self, conn: Connection) -> None:
+    async def _took_sit(self, watcher: _Watcher, frame: bytes) -> bool:
+        """Whether ``frame`` is a newcomer's sit, which the game checks: the answer says if it
+        took it, and then gives the seats' addresses."""
+        if not watcher.newcomer or watcher.sits >= MAX_SITS or self.on_sit is None:
+            return False
+        taken = await self.on_sit(frame)
+        if taken is None:
+            return False
+        watcher.sits += 1
+        watcher.answer = peers_frame(self.peers, taken)
+        self._wake()
+        return True
+
+    async def _write(self, conn: Connection, watcher: _Watcher) -> None:
         cursor, caught_up = 0, False
         while True:
+            if watcher.answer is not None:
+                answer, watcher.answer = watcher.answer, None
+                with trio.fail_after(self.config.send_timeout):
+                    await conn.send(answer)
             while cursor < len(self.entries):
                 if caught_up and len(self.entries) - cursor > self.config.max_lag:
                     raise _Lagging(f"{len(self.entries) - cursor} entries behind")
                 with trio.fail_after(self.config.send_timeout):
                     await conn.send(self.entries[cursor])
                 cursor += 1
+            if watcher.newcomer and not caught_up:
+                with trio.fail_after(self.config.send_timeout):
+                    await conn.send(live_frame(cursor))
             caught_up = True
             if self._ending:
                 return

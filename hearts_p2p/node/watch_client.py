@@ -32,7 +32,7 @@ from ..audit import AuditReport, HandSummary, TrickSummary, audit_log, hand_summ
 from ..discovery import DiscoveryConfig, TableState, open_browser
 from ..discovery.directory import TableInfo
 from ..engine.hand import HandState
-from ..game import GameProtocol, HandRecord, SeatedRoster, Status
+from ..game import GameProtocol, HandRecord, SeatedRoster, SeatTaken, Status
 from ..identity import Identity, fingerprint
 from ..log import GameLog
 from ..netif import Interface
@@ -124,7 +124,9 @@ class FeedLost:
     patience: float
 
 
-WatchEvent = Found | SeatedRoster | HandBegun | TrickDone | HandDone | FeedProblem | FeedLost
+WatchEvent = (
+    Found | SeatedRoster | SeatTaken | HandBegun | TrickDone | HandDone | FeedProblem | FeedLost
+)
 Show = Callable[[WatchEvent], Awaitable[None]]
 
 
@@ -219,9 +221,12 @@ class LiveAudit:
         )
 
     def _signed_by_a_player(self, msg: SignedMessage) -> bool:
-        genesis = self.proto.genesis
-        keys = [p.key for p in genesis.players] if genesis is not None else [self.host_key]
-        return any(msg.verify(k) for k in keys)
+        """Signed by a player of the genesis, or by a newcomer the key schedule names."""
+        p = self.proto
+        keys = [q.key for q in p.genesis.players] if p.genesis is not None else [self.host_key]
+        keys += [q.key for q in p.holders.values()]
+        signer = p.key_for(msg.envelope) if p.genesis is not None else None
+        return any(msg.verify(k) for k in (*keys, *([signer] if signer else [])))
 
     def _progress(self) -> list[WatchEvent]:
         p = self.proto
@@ -235,8 +240,8 @@ class LiveAudit:
         shown: list[WatchEvent] = self._new_tricks()
         genesis = p.genesis
         for ev in events:
-            if isinstance(ev, SeatedRoster):
-                shown.append(ev)
+            if isinstance(ev, SeatedRoster | SeatTaken):
+                shown.append(ev)  # the seats, and who took which from which hand (6.15)
             elif isinstance(ev, HandRecord) and genesis is not None:
                 shown.append(HandDone(hand_summary(ev, genesis)))
         game = p.game

@@ -102,6 +102,7 @@ class Mesh:
         roster: Iterable[Member],
         config: MeshConfig,
         strangers: Callable[[Connection], None] | None = None,
+        dial_all: bool = False,
     ) -> None:
         self._identity = identity
         self._strangers = strangers
@@ -110,8 +111,8 @@ class Mesh:
         me = identity.public_key
         self._members = {m.public_key: m for m in roster if m.public_key != me}
         self.peers: tuple[bytes, ...] = tuple(sorted(self._members))
-        self._dials = frozenset(k for k in self.peers if me < k)
-        self._accepts = frozenset(k for k in self.peers if k < me)
+        self._dials = frozenset(k for k in self.peers if me < k or dial_all)
+        self._accepts = frozenset(k for k in self.peers if k < me and not dial_all)
         for key in self._dials:
             if self._members[key].address is None:
                 raise ValueError(f"peer {fingerprint(key)} is dialed but has no address")
@@ -189,6 +190,19 @@ class Mesh:
         """Return once every frame queued so far is written (or its connection gone)."""
         for outbox in list(self._outboxes.values()):
             await outbox.wait_empty()
+
+    def add_member(self, key: bytes) -> None:
+        """Accept ``key`` from now on as a member that dials this node: a newcomer taking an
+        open seat, which dials every seat (``dial_all``) since no roster gives its address."""
+        if key == self._identity.public_key or key in self._members:
+            return
+        self._members[key] = Member(key)
+        self.peers = tuple(sorted(self._members))
+        self._accepts = self._accepts | {key}
+        self._inbox_in[key], self._inbox_out[key] = trio.open_memory_channel[bytes](
+            self._config.inbox_size
+        )
+        self._notify()
 
     def adopt(self, conn: Connection) -> None:
         """Take over a connection authenticated elsewhere (say, the lobby's) for its peer."""
@@ -361,6 +375,7 @@ async def open_mesh(
     listeners: Sequence[trio.SocketListener] = (),
     config: MeshConfig = DEFAULT_MESH_CONFIG,
     strangers: Callable[[Connection], None] | None = None,
+    dial_all: bool = False,
 ) -> AsyncIterator[Mesh]:
     """Connect to every other member of ``roster`` (which may include this node).
 
@@ -368,11 +383,13 @@ async def open_mesh(
     announce the port) and still owns them. With ``strangers``, a dialer whose key is not in
     the roster is authenticated too (it learns this node's key, as an announcement says it)
     and handed over, connection and all, instead of refused: how the host takes watchers.
+    With ``dial_all`` this node dials every member whatever the keys' order: a newcomer, whose
+    address no member knows (they accept it once its sit is known: :meth:`Mesh.add_member`).
     The mesh dials at once and keeps redialing; use :meth:`Mesh.wait_connected` under a
     cancel scope to wait for everyone. Leaving, it writes what is still queued for at most
     ``close_timeout``.
     """
-    mesh = Mesh(identity, table_id, roster, config, strangers)
+    mesh = Mesh(identity, table_id, roster, config, strangers, dial_all)
     async with trio.open_nursery() as nursery:
         mesh._nursery = nursery
         for listener in listeners:

@@ -55,6 +55,12 @@ SCENARIOS = {
         "hearts bot Friday --interface eth0 --level hard",
         "hearts watch Friday --name Kim --interface eth0",
     ],
+    "open seat": [
+        "hearts host --name Ada --table Friday --open-seats ask --interface eth0",
+        "hearts list --interface eth0",
+        "hearts join Friday --seat 2 --name Kim --interface eth0",
+        "hearts bot Friday --seat 2 --name Kim --interface eth0",
+    ],
     "vpn": [
         "hearts host --name Ada --interface tun0 --port 47300",
         "hearts join --peer 10.8.0.2:47300 --name Bea --interface tun0",
@@ -211,6 +217,25 @@ def test_a_lan_table_forming(lo: Loopback) -> None:
     watcher.expect(r'Table "Friday" hosted by Ada .* is forming \(3/4 seated\)', timeout=30)
     lo.leave(watcher, guest, host)
     assert bot.wait(30) in (0, 1, 3)
+
+
+def test_open_seats_shown_and_a_seat_asked_for_while_none_is_open(lo: Loopback) -> None:
+    """The host's rule is in the table's rules; while the table forms, no seat is open to a
+    newcomer, so ``join --seat`` and ``bot --seat`` say so within their wait and exit 1 (the
+    whole path, a seat taken over and taken, is test_newcomer_processes.py's)."""
+    host_cmd, list_cmd, join_cmd, bot_cmd = SCENARIOS["open seat"]
+    host = lo.terminal(host_cmd)
+    host.expect(r'Table "Friday" open on', timeout=30)
+    listed = lo.run(list_cmd)
+    assert listed.returncode == 0 and "open seats: ask" in listed.stdout, listed.stdout
+    guest = Terminal([*lo.args(join_cmd), "--wait", "2"], lo.env)
+    lo.opened.append(guest)
+    guest.expect(r'found no playing table "Friday" with seat 2 open within 2 s', timeout=30)
+    assert guest.wait(30) == 1, guest.tail()
+    done = lo.run(bot_cmd, more=("--wait", "2"))
+    assert done.returncode == 1, done.stderr
+    assert 'found no playing table "Friday" with seat 2 open' in done.stderr, done.stderr
+    lo.leave(host)
 
 
 def test_over_a_vpn_with_a_fixed_port(lo: Loopback) -> None:

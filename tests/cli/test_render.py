@@ -25,6 +25,7 @@ from hearts_p2p.frontend import (
     SeatedRoster,
     SeatReclaimed,
     SeatTakenOver,
+    SitAsked,
 )
 from hearts_p2p.rules import Rules
 from hearts_p2p.text import clean
@@ -257,3 +258,36 @@ def test_a_player_back_learns_it_was_taken_over_and_the_table_sees_it_return() -
     assert "you are back from hand 4" in text
     assert "asked to come back at hand 4, but C (left) signed" in text
     assert "<Ada [table]> hi" in text  # refused: still the table's
+
+
+class _Answers(_Controls):
+    def __init__(self) -> None:
+        self.answers: list[tuple[bytes, bool]] = []
+
+    def consent(self, newcomer: bytes, yes: bool) -> None:
+        self.answers.append((newcomer, yes))
+
+
+async def test_at_an_ask_table_a_seated_person_is_asked_and_answers_y_or_n() -> None:
+    """A newcomer's ask at an ``ask`` table: the screen says who asks for whose seat and asks
+    y or n; the answer goes to the game once. At an ``anyone`` table, or to a person with no
+    seat (the newcomer itself), nothing is asked: a y then answers nothing."""
+    s, out = screen()
+    names = [("Ada", False), ("Bea", False), ("C", True), ("D", True)]
+    roster = tuple(RosterEntry(i, n, "aaaa", bot) for i, (n, bot) in enumerate(names))
+    s.event(SeatedRoster(roster, 0, "4 players"))
+    controls = _Answers()
+    seat = TerminalSeat(s, controls)
+    kim = bytes([7]) * 32
+    await seat.notify(SitAsked(1, "Kim", "e7op-shjb-a4ya", "Bea", 3, False, kim, ask=True))
+    assert "Kim (e7op-shjb-a4ya) asks to take Bea (left)'s seat from hand 3" in out.getvalue()
+    assert "let them sit? y or n" not in out.getvalue()  # no seat of its own: nothing asked
+    seat._view = playing_view()
+    await seat.notify(SitAsked(1, "Kim", "e7op-shjb-a4ya", "Bea", 3, False, kim, ask=False))
+    assert "let them sit? y or n" not in out.getvalue()
+    await seat.notify(SitAsked(1, "Kim", "e7op-shjb-a4ya", "Bea", 3, False, kim, ask=True))
+    assert "let them sit? y or n" in out.getvalue()
+    seat.handle_line("n")
+    seat.handle_line("y")  # asked once, answered once
+    assert controls.answers == [(kim, False)]
+    assert "you said no" in out.getvalue()

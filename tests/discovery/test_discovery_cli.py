@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -104,3 +105,6 @@ def test_render_shows_the_watchers_and_the_bots_levels() -> None:
     header, row = render(d.tables(now=0.0), now=0.0).splitlines()
     assert header.split()[4:8] == ["STATE", "WATCHING", "BOTS", "CLOCK"]
     assert re.search(r"playing +2 +2 hard, 1 easy +90/120 s +0s ", row), row
+    d.observe(dataclasses.replace(ad, open_seats=(1, 3)), "127.0.0.1", "lo", now=0.0)
+    _, row = render(d.tables(now=0.0), now=0.0).splitlines()
+    assert " 4/4 open:1,3 " in row, row

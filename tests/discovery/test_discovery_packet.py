@@ -193,3 +193,14 @@ def test_random_bytes_never_crash(data: bytes) -> None:
 def test_random_bodies_behind_a_valid_header(body: bytes) -> None:
     with contextlib.suppress(PacketError):
         decode(MAGIC + b"\x01\x01" + body + bytes(64))
+
+
+def test_open_seats_round_trip_are_left_out_while_empty_and_must_be_seat_numbers() -> None:
+    """A playing table's seats open to a newcomer (SPEC 10.4 ``open``): carried as signed, left
+    out when none is open, and refused when not seat numbers of the table."""
+    playing = ad(seats_taken=4, state=TableState.PLAYING, open_seats=(2,))
+    assert decode(encode_announcement(playing, HOST)).open_seats == (2,)  # type: ignore[union-attr]
+    assert encode_announcement(ad(), HOST).count(b"\xa4open") == 1  # the state alone
+    for bad in ((4,), (-1,), (0, 1, 2, 3, 0)):
+        with pytest.raises(PacketError, match="open seats"):
+            ad(seats_taken=4, state=TableState.PLAYING, open_seats=bad)

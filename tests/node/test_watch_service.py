@@ -12,7 +12,13 @@ from hearts_p2p.control import Watching, encode
 from hearts_p2p.engine import Action, SeatView
 from hearts_p2p.frontend import Event, Notice
 from hearts_p2p.identity import Identity
-from hearts_p2p.node.watch import WatchConfig, WatchService, hello_frame, serving_watchers
+from hearts_p2p.node.watch import (
+    WatchConfig,
+    WatchService,
+    hello_frame,
+    parse_peers,
+    serving_watchers,
+)
 from hearts_p2p.transport import Connection, ConnectionClosed, accept_connection, open_connection
 from hearts_p2p.wire import unpack
 
@@ -181,3 +187,47 @@ async def test_a_player_whose_connection_is_replaced_is_told_again_who_watches(
         while mesh.got[-1:] != [encode(Watching(()))]:
             await trio.sleep(0.01)
     assert mesh.got == [encode(Watching(("Kim",))), encode(Watching(()))]
+
+
+async def newcomer(at: tuple[str, int]) -> Connection:
+    me = Identity.generate()
+    conn = await open_connection(*at, me, GAME, expected=HOST.public_key)
+    await conn.send(hello_frame(me, conn.transcript, "Kim", sit=True))
+    return conn
+
+
+async def test_a_newcomer_is_told_when_it_has_the_log_and_its_sits_are_answered(
+    served: Served,
+) -> None:
+    """A newcomer's hello: after the log so far comes ``live``; each sit the game checks is
+    answered (taken: with the seats' addresses), three at most; a plain watcher gets no
+    ``live`` and may send no sit."""
+    service, _, _, at = served
+    seen: list[bytes] = []
+
+    async def on_sit(frame: bytes) -> bool | None:
+        seen.append(frame)
+        return None if frame == b"chat" else frame == b"sit 2"
+
+    service.on_sit = on_sit
+    service.peers = [(HOST.public_key, ("127.0.0.1", 4000))]
+    service.publish(b"entry 0")
+    with trio.fail_after(10):
+        conn = await newcomer(at)
+        assert await conn.receive() == b"entry 0"
+        assert unpack(await conn.receive()) == {"t": "live", "entries": 1}
+        await conn.send(b"sit 1")
+        assert parse_peers(await conn.receive()) == ([], False)
+        await conn.send(b"sit 2")
+        assert parse_peers(await conn.receive()) == ([(HOST.public_key, ("127.0.0.1", 4000))], True)
+        await conn.send(b"sit 3")
+        assert parse_peers(await conn.receive()) == ([], False)
+        await conn.send(b"sit 4")  # one too many: the watch ends
+        with pytest.raises(ConnectionClosed):
+            await conn.receive()
+        plain = await watcher(at, "Lou")
+        assert await plain.receive() == b"entry 0"
+        await plain.send(b"sit 1")
+        with pytest.raises(ConnectionClosed):
+            await plain.receive()
+    assert seen == [b"sit 1", b"sit 2", b"sit 3"]
