@@ -58,6 +58,7 @@ def test_a_new_bot_takes_the_open_seat_of_a_killed_peer_and_plays_to_the_end(
         seat = seat_of(t.logs((0,))[0], "P2")
         kim_dir, kim_out = tmp_path / "kim", tmp_path / "kim.out"
         kim = hearts("bot", "T", "--seat", str(seat), "--name", "Kim", "--seed", "9",
+                     "--strategy", "heuristic",
                      "--data-dir", str(kim_dir), "--discovery-port", port, "--wait", "60",
                      "--timeout", TIMEOUT, "--verbose")  # fmt: skip
         t.procs.append(start(kim, kim_out))
