@@ -893,9 +893,9 @@ class GameProtocol:
         return r.about == player and r.state is RoundState.VOTING and ok
 
     def _vote(self, player: int, ending: str) -> None:
-        """Vote, once per seat and step: the vote is saved with the choices before it leaves, so
-        a peer restarted in the round sends the same bytes again, never a second, different
-        vote."""
+        """Vote, once per seat, step and kind (a defence, an accusation): the vote is saved with
+        the choices before it leaves, so a peer restarted in the round sends the same bytes
+        again, never a second, different vote of that kind."""
         s = self._s
         msg = self._signed_vote(player, lambda: vote_body(s, player, ending), other=False)
         s.voted.add(s.step.prev)
