@@ -5,7 +5,9 @@ log byte for byte the same, valid in the audit, naming no one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -366,11 +368,9 @@ def test_a_false_second_vote_about_a_present_seat_changes_nothing(tmp_path: Path
     assert [t.name for t in report.takeovers] == ["p2"]
 
 
-def test_a_false_accusation_carrying_the_seats_own_part_changes_nothing(tmp_path: Path) -> None:
-    """Player 2 dies in `dealt`; player 0 votes it out and accuses player 3, who is there,
-    carrying player 3's own part of the step: an accusation's part shows nothing, but each
-    other survivor holding that part defends player 3 at once, and player 3 itself votes in
-    the round. Player 3 keeps its seat, player 2 alone is taken over, and no hand is voided."""
+def voting_on_three() -> tuple[GroupDyingTable, Callable[[dict[str, Any]], SignedMessage], bytes]:
+    """Player 2 dies in `dealt` and player 0 votes it out; then the table, a signer of player
+    0's further votes in that step (none sent yet), and player 3's part of the step."""
     from hearts_p2p.game.takeover import VOTE
 
     table = GroupDyingTable(TWO_HANDS, {2: (1, "dealt")}, seed=3)
@@ -380,8 +380,17 @@ def test_a_false_accusation_carrying_the_seats_own_part_changes_nothing(tmp_path
     r = liar._s.round
     part = liar._s.step.got.get(3)
     assert r is not None and part is not None
-    body = {"player": 3, "ending": "gone", "evidence": [part.raw]}
-    table.queue += [(j, liar._s.sign(VOTE, VOTE, body, r.prev)) for j in (1, 3)]
+    prev = r.prev
+    return table, lambda body: liar._s.sign(VOTE, VOTE, body, prev), part.raw
+
+
+def test_a_false_accusation_carrying_the_seats_own_part_changes_nothing(tmp_path: Path) -> None:
+    """Player 2 dies in `dealt`; player 0 votes it out and accuses player 3, who is there,
+    carrying player 3's own part of the step: an accusation's part shows nothing, but each
+    other survivor holding that part defends player 3 at once, and player 3 itself votes in
+    the round. Player 3 keeps its seat, player 2 alone is taken over, and no hand is voided."""
+    table, vote, part = voting_on_three()
+    table.queue += [(j, vote({"player": 3, "ending": "gone", "evidence": [part]})) for j in (1, 3)]
     table.settle()
     table.expire()
     report = finished_alike(table, tmp_path)
@@ -395,18 +404,11 @@ def test_a_defence_and_an_accusation_of_one_seat_are_two_votes_and_two_defences_
     """A survivor may defend a seat at once and accuse it later, its own clock run out; two
     different defences of one seat in one step are equivocation, proven by the pair: the
     sender is named, and the honest peers agree."""
-    from hearts_p2p.game.takeover import VOTE
     from hearts_p2p.game.void import HERE
 
-    table = GroupDyingTable(TWO_HANDS, {2: (1, "dealt")}, seed=3)
-    table.run()
-    liar = table.protos[0]
-    liar.give_up_on(2, TIMEOUT)
-    r = liar._s.round
-    part = liar._s.step.got.get(3)
-    assert r is not None and part is not None
-    first = liar._s.sign(VOTE, VOTE, {"player": 3, "ending": HERE, "evidence": [part.raw]}, r.prev)
-    second = liar._s.sign(VOTE, VOTE, {"player": 3, "ending": HERE, "evidence": []}, r.prev)
+    table, vote, part = voting_on_three()
+    first = vote({"player": 3, "ending": HERE, "evidence": [part]})
+    second = vote({"player": 3, "ending": HERE, "evidence": []})
     table.queue += [(j, m) for m in (first, second) for j in (1, 3)]
     table.settle()
     for p in (table.protos[1], table.protos[3]):
