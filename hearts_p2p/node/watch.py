@@ -292,8 +292,10 @@ class WatchService:
 
             async def refuse_input() -> None:
                 with contextlib.suppress(TransportError):
-                    while await self._took_sit(watcher, await conn.receive()):
-                        pass  # a newcomer's sits; anything else, or one too many, ends it
+                    # A newcomer's sits are taken; anything else, or one too many, ends it.
+                    taken = True
+                    while taken:
+                        taken = await self._took_sit(watcher, await conn.receive())
                     log.info("watcher %s sent a frame; dropping it", watcher.label)
                 nursery.cancel_scope.cancel()
 
