@@ -39,7 +39,7 @@ from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 from .tablebot import table_moon, table_pass, table_play
 from .tableseat import Evidence, Round, RoundState, TableSeat
-from .void import HERE, defence, owed, replaces, stand, take_other
+from .void import HERE, count, judged, owed, replaces, take_other
 
 __all__ = [
     "ENDINGS",
@@ -144,20 +144,12 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evi
         return
     if not replaces(r.votes.get(voter), msg, "takeover messages for one step"):
         return
-    defended = False
-    for raw in evidence:
-        shown = take(raw, about) if isinstance(raw, bytes) else Evidence.NOTHING
-        r.left |= shown is Evidence.LEFT
-        r.carried |= shown in (Evidence.PART, Evidence.ANSWER)
-        defended |= shown in (Evidence.PART, Evidence.ANSWER)
-        if shown is Evidence.ANSWER:
-            r.shown.add(about)
-        if s.status is not Status.RUNNING or s.step.prev != env.prev:
-            return  # the evidence completed the step: the round is over
-    r.votes[voter] = msg
-    stand(r, about, voter, defended and defence(msg))
-    if voter != s.me:
-        s.relays.append(msg)
+    seen = judged(msg, take, lambda: s.status is not Status.RUNNING or s.step.prev != env.prev)
+    if seen is None:
+        return  # the evidence completed the step: the round is over
+    r.left |= Evidence.LEFT in seen
+    r.carried |= bool(seen & {Evidence.PART, Evidence.ANSWER})
+    count(s, r, r.votes, msg, seen)
     decide(s, r)
 
 

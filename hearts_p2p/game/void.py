@@ -32,9 +32,11 @@ __all__ = [
     "HERE",
     "MIN_VOTERS",
     "OPEN_TAG",
+    "count",
     "defence",
     "due",
     "holding",
+    "judged",
     "lost",
     "missing",
     "muted",
@@ -110,20 +112,45 @@ def take_other(
     signed in the step shows it alive in the round, and a defence carrying one, or its part,
     stands for it until its sender accuses it (``there``)."""
     env = msg.envelope
-    voter, about, evidence = env.sender, env.body["player"], env.body["evidence"]
+    voter, about = env.sender, env.body["player"]
     votes = r.others.setdefault(about, {})
     if not replaces(votes.get(voter), msg, "takeover messages about one player for one step"):
         return
-    defended = False
-    for raw in evidence:
-        shown = take(raw, about) if isinstance(raw, bytes) else Evidence.NOTHING
-        defended |= shown in (Evidence.PART, Evidence.ANSWER)
-        if shown is Evidence.ANSWER:
-            r.shown.add(about)
-        if s.round is not r or s.status is not Status.RUNNING or s.step.prev != env.prev:
-            return  # the evidence ended the round (a recovery it completed)
+
+    def over() -> bool:
+        return s.round is not r or s.status is not Status.RUNNING or s.step.prev != env.prev
+
+    seen = judged(msg, take, over)
+    if seen is None:
+        return  # the evidence ended the round (a recovery it completed)
+    count(s, r, votes, msg, seen)
+
+
+def judged(
+    msg: SignedMessage, take: Callable[[bytes, int], Evidence], over: Callable[[], bool]
+) -> set[Evidence] | None:
+    """What a vote's evidence frames are, each judged as if it had come alone (``take``), in
+    order; None if one of them ended the round (``over``)."""
+    about = msg.envelope.body["player"]
+    seen: set[Evidence] = set()
+    for raw in msg.envelope.body["evidence"]:
+        seen.add(take(raw, about) if isinstance(raw, bytes) else Evidence.NOTHING)
+        if over():
+            return None
+    return seen
+
+
+def count(
+    s: GameState, r: Round, votes: dict[int, SignedMessage], msg: SignedMessage, seen: set[Evidence]
+) -> None:
+    """Count a vote whose evidence is ``seen`` among ``votes`` (the round's own, or a second
+    seat's): a frame the seat signed in the step shows it alive in the round, and a defence
+    carrying that or its part stands for it (``there``); then relay it."""
+    voter, about = msg.envelope.sender, msg.envelope.body["player"]
+    if Evidence.ANSWER in seen:
+        r.shown.add(about)
     votes[voter] = msg
-    stand(r, about, voter, defended and defence(msg))
+    stand(r, about, voter, defence(msg) and bool(seen & {Evidence.PART, Evidence.ANSWER}))
     if voter != s.me:
         s.relays.append(msg)
 
