@@ -40,6 +40,7 @@ from ..game import (
 from ..game.sitdown import SIT
 from ..identity import Identity
 from ..log import GameLog
+from ..rules import OpenSeats
 from ..text import clean, quoted
 from ..transport import Connection, Member, TransportError
 from ..wire import SignedMessage, WireError, decode_frame
@@ -53,6 +54,7 @@ __all__ = ["SitTimes", "find_open_seat", "sit_down", "wanted_table"]
 
 
 MAX_ASKS = 3  # sits sent over the watch connection before the newcomer gives up
+MAX_BOUNDARIES = 3  # hand boundaries an ``anyone`` table may pass without seating it
 PROBE_EVERY = 1.0  # seconds between probes while waiting for a seat to open
 
 
@@ -146,9 +148,12 @@ async def sit_down(
     listener = await _listen(opts.address, opts.port)
     outcome: Outcome | None = None
     why: list[str] = []
+    genesis = proto.genesis
+    ask = genesis is not None and genesis.rules.open_seats is OpenSeats.ASK
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_refused_watch, proto, hand, 2 * opts.absent_timeout, why,
-                           nursery.cancel_scope)  # fmt: skip
+                           nursery.cancel_scope, 1 if ask else MAX_BOUNDARIES,
+                           front)  # fmt: skip
         outcome = await _play(store, "sit", identity, proto, roster, listener, opts, front,
                               dial_all=True, task_status=task_status)  # fmt: skip
         nursery.cancel_scope.cancel()
@@ -266,13 +271,23 @@ async def _asking(
 
 
 async def _refused_watch(
-    proto: GameProtocol, hand: int, stall: float, why: list[str], scope: trio.CancelScope
+    proto: GameProtocol,
+    hand: int,
+    stall: float,
+    why: list[str],
+    scope: trio.CancelScope,
+    boundaries: int = 1,
+    front: FrontEnd | None = None,
 ) -> None:
-    """End the newcomer's session once the hand it asked for is dealt without it (the table
-    did not seat it at that boundary: refused, or another newcomer first), or while unseated
-    the game stands still for ``stall`` seconds (the table does not answer). The dealt hand
-    counts, not the step's: the next hand's deck is shuffled ahead, during the hand before."""
+    """End the newcomer's session once ``boundaries`` hands, from the one it asked for, are
+    dealt without it, or while unseated the game stands still for ``stall`` seconds (the table
+    does not answer). At an ``anyone`` table a boundary passed without it is most often its
+    own escrow come too late (a loaded machine, a slow link): its protocol asks again for the
+    next hand, so it waits for that one. At an ``ask`` table the first is a refusal. The dealt
+    hand counts, not the step's: the next hand's deck is shuffled ahead, during the hand
+    before."""
     seen, since = proto.step, trio.current_time()
+    left = boundaries
     while proto.status is Status.RUNNING:
         await trio.sleep(0.25)
         step = proto.step
@@ -280,6 +295,14 @@ async def _refused_watch(
             seen, since = step, trio.current_time()
         game = proto.game
         if proto.me is None and game is not None and game.number >= hand:
+            left -= 1
+            if left > 0:
+                if front is not None:
+                    again = f"asking again for hand {game.number + 1}"
+                    await front.notify(Notice(f"The table did not seat you at hand {hand}: "
+                                              f"{again}"))  # fmt: skip
+                hand = game.number + 1
+                continue
             why.append(f"the table did not seat you at hand {hand}: the seat stays the table's, "
                        "and nobody is blamed")  # fmt: skip
             scope.cancel()

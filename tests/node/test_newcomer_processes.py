@@ -45,7 +45,8 @@ def test_a_new_bot_takes_the_open_seat_of_a_killed_peer_and_plays_to_the_end(
 ) -> None:
     """P2 killed for good mid-hand is taken over, and its seat announced open; a new bot with
     its own key joins with ``--seat``, audits the log, sits from the next hand and plays to the
-    end: the four logs end identical, audit valid, and list the sit."""
+    end: the four logs end identical, audit valid, and list the sit (after at most two
+    boundaries its escrow came too late for, nobody refusing)."""
     t = Table(tmp_path, timeout=float(TIMEOUT))
     host = t.cmds[0]
     host[host.index("--target") + 1] = "40"  # some hands: the newcomer sits at a boundary
@@ -68,6 +69,7 @@ def test_a_new_bot_takes_the_open_seat_of_a_killed_peer_and_plays_to_the_end(
         assert all(log == logs[0] for log in logs), first_difference(logs)
         report = t.audit(0)
     assert report["status"] == "finished" and report["abort"] is None, report["abort"]
-    (sit,) = report["sits"]
+    *late, sit = report["sits"]  # a loaded machine: its escrow may come late, then it re-asks
     assert (sit["seat"], sit["was"], sit["taken"]) == (seat, "P2", True), sit
     assert sit["name"].startswith("Kim"), sit
+    assert len(late) < 3 and all(not s["taken"] and s["refused_by"] == [] for s in late), late

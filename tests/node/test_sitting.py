@@ -175,8 +175,9 @@ async def test_the_newcomer_leaves_once_its_hand_is_dealt_without_it_or_the_game
 ) -> None:
     """Asked for hand 3: while hand 2 is played (the steps of hand 3's deck, shuffled ahead,
     among them) it waits; once hand 3 is dealt without it, it leaves saying it was not seated.
-    Seated, it stays. Unseated with the game standing still past the bound, it leaves saying
-    the table stopped answering."""
+    Seated, it stays. Given two boundaries (an ``anyone`` table), it waits for hand 4 before it
+    leaves. Unseated with the game standing still past the bound, it leaves saying the table
+    stopped answering."""
     for seated in (False, True):
         p, why = Following(), []
         async with trio.open_nursery() as nursery:
@@ -191,6 +192,15 @@ async def test_the_newcomer_leaves_once_its_hand_is_dealt_without_it_or_the_game
             nursery.cancel_scope.cancel()
         assert why == ([] if seated else [why[0]])
         assert seated or "did not seat you at hand 3" in why[0]
+    p, why = Following(), []
+    async with trio.open_nursery() as nursery:  # an ``anyone`` table: a late escrow re-asks
+        nursery.start_soon(_refused_watch, p, 3, 100.0, why, nursery.cancel_scope, 2)
+        p.game = Dealt(3)
+        await trio.sleep(1)
+        assert why == []  # hand 3 dealt without it: it waits for hand 4
+        p.game = Dealt(4)
+        await trio.sleep(1)
+    assert "did not seat you at hand 4" in why[0]
     p, why = Following(), []
     start = trio.current_time()
     async with trio.open_nursery() as nursery:
