@@ -282,8 +282,9 @@ async def _refused_watch(
     """End the newcomer's session once ``boundaries`` hands, from the one it asked for, are
     dealt without it, or while unseated the game stands still for ``stall`` seconds (the table
     does not answer). At an ``anyone`` table a boundary passed without it is most often its
-    own escrow come too late (a loaded machine, a slow link): its protocol asks again for the
-    next hand, so it waits for that one. At an ``ask`` table the first is a refusal. The dealt
+    own escrow come too late (a loaded machine, a slow link), or its sit reaching the others
+    after they passed that hand's ``seats``: its protocol asks again for the next hand, so it
+    waits for that one. At an ``ask`` table the first is a refusal. The dealt
     hand counts, not the step's: the next hand's deck is shuffled ahead, during the hand
     before."""
     seen, since = proto.step, trio.current_time()
