@@ -61,6 +61,9 @@ class Links(Protocol):
 
     async def send(self, peer: bytes, payload: bytes) -> None: ...
 
+    async def relay(self, peer: bytes, payload: bytes) -> None:
+        """``send`` of another's message passed on: it may wait a moment for company."""
+
     async def broadcast(self, payload: bytes) -> frozenset[bytes]: ...
 
     def add_member(self, key: bytes) -> None: ...
@@ -353,7 +356,10 @@ class GameRunner:
         forged = self.protocol.forged(msg)
         for peer in self.links.peers:
             if peer != named or forged:
-                await self._send_quietly(peer, msg.raw)
+                try:
+                    await self.links.relay(peer, msg.raw)
+                except Exception as e:  # a peer gone mid-send: the watcher sees it
+                    log.debug("relay to a peer failed: %s", e)
 
     def _maybe_choose(self) -> None:
         if self._choosing or self._unsynced:

@@ -41,6 +41,11 @@ class Connection(trio.abc.AsyncResource):
         async with self._send_lock:
             await self._frames.send_frame(payload)
 
+    async def send_many(self, payloads: list[bytes]) -> None:
+        """Send frames in order, in one write; :class:`ConnectionClosed` if the stream is gone."""
+        async with self._send_lock:
+            await self._frames.send_frames(payloads)
+
     async def receive(self) -> bytes:
         """The next frame; :class:`ConnectionClosed` at the end, :class:`FrameTooLarge`."""
         return await self._frames.receive_frame()

@@ -47,6 +47,18 @@ class FramedStream:
         except (trio.BrokenResourceError, trio.ClosedResourceError) as e:
             raise ConnectionClosed(str(e) or "connection lost while sending") from e
 
+    async def send_frames(self, payloads: list[bytes]) -> None:
+        """Several frames in one write: a burst (relays, then the peer's own message) costs
+        one system call and reaches the reader together, not one wake-up per frame."""
+        for payload in payloads:
+            if len(payload) > self.max_frame:
+                raise FrameTooLarge(len(payload), self.max_frame)
+        data = b"".join(part for p in payloads for part in (_LENGTH.pack(len(p)), p))
+        try:
+            await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as e:
+            raise ConnectionClosed(str(e) or "connection lost while sending") from e
+
     async def receive_frame(self, limit: int | None = None) -> bytes:
         """The next frame; ``limit`` lowers the maximum for this frame (handshake messages).
 

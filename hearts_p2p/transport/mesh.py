@@ -160,16 +160,25 @@ class Mesh:
         connection is dropped. :class:`FrameTooLarge` if ``payload`` exceeds the maximum.
         """
         self.send_nowait(peer, payload)
-        await trio.lowlevel.checkpoint()
+        # No yield: a caller queuing a burst (relays, then its own message) has it written in
+        # one write per peer, not one per frame; cancellation is still honoured.
+        await trio.lowlevel.checkpoint_if_cancelled()
 
-    def send_nowait(self, peer: bytes, payload: bytes) -> None:
-        """:meth:`send`, for callers that may not wait at all."""
+    async def relay(self, peer: bytes, payload: bytes) -> None:
+        """:meth:`send` for a frame ``peer`` most likely has already (another's message passed
+        on): it may wait a moment to share a write with what follows (``outbox.RELAY_HOLD``),
+        and is never written after a frame queued later."""
+        self.send_nowait(peer, payload, held=True)
+        await trio.lowlevel.checkpoint_if_cancelled()
+
+    def send_nowait(self, peer: bytes, payload: bytes, *, held: bool = False) -> None:
+        """:meth:`send`, for callers that may not wait at all (``held``: as :meth:`relay`)."""
         if len(payload) > self._config.max_frame:
             raise FrameTooLarge(len(payload), self._config.max_frame)
         conn = self._connections.get(peer)
         if conn is None:
             raise PeerUnavailable(f"{fingerprint(peer)} is not connected")
-        if not self._outboxes[conn].put(payload):
+        if not self._outboxes[conn].put(payload, held=held):
             self.drops["backlog"] += 1
             log.warning("%s does not take what we send; dropping its connection", fingerprint(peer))
             self._drop(conn)
@@ -183,7 +192,7 @@ class Mesh:
                 self.send_nowait(peer, payload)
             except PeerUnavailable:
                 missed.add(peer)
-        await trio.lowlevel.checkpoint()
+        await trio.lowlevel.checkpoint_if_cancelled()  # no yield, as in send
         return frozenset(missed)
 
     async def wait_sent(self) -> None:

@@ -88,6 +88,9 @@ class HostileLinks:
         if frame is not None:
             await self.mesh.send(peer, frame)
 
+    async def relay(self, peer: bytes, payload: bytes) -> None:
+        await self.send(peer, payload)
+
     async def broadcast(self, payload: bytes) -> frozenset[bytes]:
         missed: set[bytes] = set()
         for peer in self.peers:

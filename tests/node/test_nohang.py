@@ -246,6 +246,9 @@ class FloodedLinks:
     async def send(self, peer: bytes, payload: bytes) -> None:
         await trio.lowlevel.checkpoint()
 
+    async def relay(self, peer: bytes, payload: bytes) -> None:
+        await trio.lowlevel.checkpoint()
+
     async def broadcast(self, payload: bytes) -> frozenset[bytes]:
         await trio.lowlevel.checkpoint()
         return frozenset({self.gone})

@@ -62,6 +62,9 @@ class MemoryLinks:
             return
         await self._boxes[(self.me, peer)][0].send(payload)  # type: ignore[index]
 
+    async def relay(self, peer: bytes, payload: bytes) -> None:
+        await self.send(peer, payload)
+
     async def broadcast(self, payload: bytes) -> frozenset[bytes]:
         for peer in self.peers:
             await self.send(peer, payload)

@@ -130,6 +130,24 @@ async def test_frames_keep_order_under_concurrent_senders() -> None:
                     seen[tag] = k
 
 
+async def test_a_relay_keeps_its_place_before_what_follows_it() -> None:
+    """Relays may wait a moment to share a write, but arrive, and never after a frame queued
+    later: the relay rule of the game protocol needs the stream's order (SPEC 10.1)."""
+    with trio.fail_after(15):
+        async with open_peers(2) as peers, open_meshes(peers) as (a, b):
+            await a.wait_connected()
+            to_b, inbox = peers[1].key, b.inbox(peers[0].key)
+            await a.relay(to_b, b"relayed alone")
+            assert await inbox.receive() == b"relayed alone"
+            for k in range(50):
+                await a.relay(to_b, b"relay %d" % k)
+                if k % 7 == 0:
+                    await a.send(to_b, b"own %d" % k)
+            want = [f for k in range(50) for f in
+                    [b"relay %d" % k, *([b"own %d" % k] if k % 7 == 0 else [])]]  # fmt: skip
+            assert [await inbox.receive() for _ in want] == want
+
+
 async def test_strays_are_refused_and_counted(caplog: pytest.LogCaptureFixture) -> None:
     stranger = Identity.from_seed(b"s" * 32)
     config = MeshConfig(handshake_timeout=0.3)
