@@ -39,7 +39,7 @@ def test_bench_handstart_json() -> None:
     assert x["hand_start"]["count"] == x["hands"] - 1
     # The next deck is shuffled and locked during the hand before: the reveal and the deal
     # remain; the first hand's start holds the seating's four steps and the whole deck.
-    assert x["critical_path"]["hand_start"]["steps"] == 2
+    assert x["critical_path"]["hand_start"]["steps"] == 2 and x["cores"] >= 1
     assert x["critical_path"]["game_start"]["steps"] == 4 + 2 * 3 + 3
 
 
@@ -82,3 +82,14 @@ def test_hand_start_is_timed_from_the_last_card_to_the_last_peer_holding_its_han
     run = NetworkRun(0.0, [11.0, 11.0], [1.0, 1.0], peers, log=None)  # type: ignore[arg-type]
     starts, game = handstart.measure(run, hands=2)
     assert starts == [0.5] and game == [1.5]
+
+
+def test_the_start_bounds_count_the_cores_the_peers_share() -> None:
+    """Work every peer does at once takes seats/cores times one peer's on a shared machine;
+    a seat's shuffle and lock, done while the others wait, does not."""
+    units = {"derive": 1.0, "decode": 1.0, "multiply": 1.0, "verify": 1.0}
+    hand = handstart.hand_start_path(4, 52)
+    assert handstart.bound(hand, 4, 2, units, 0.0) == 2 * handstart.bound(hand, 4, 8, units, 0.0)
+    serial, everyone, steps = handstart.game_start_path(4, 52)
+    shared = handstart.bound((serial, everyone, steps), 4, 2, units, 1.0)
+    assert shared == steps + sum(serial.values()) + 2 * sum(everyone.values())
