@@ -126,6 +126,15 @@ class Mesh:
         self._pending = 0
         self._nursery: trio.Nursery | None = None
         self.drops: collections.Counter[str] = collections.Counter()
+        self._written = [0, 0]  # frames and writes of the connections gone
+
+    @property
+    def writes(self) -> tuple[int, int]:
+        """Frames written to peers so far, and the writes they took (``outbox.py`` joins the
+        frames waiting into one write)."""
+        boxes = self._outboxes.values()
+        return (self._written[0] + sum(b.written for b in boxes),
+                self._written[1] + sum(b.writes for b in boxes))  # fmt: skip
 
     # -- what the node uses ---------------------------------------------------------------
 
@@ -257,7 +266,10 @@ class Mesh:
         finally:
             self._drop(conn)
             del self._scopes[conn]
-            self._outboxes.pop(conn).close()
+            box = self._outboxes.pop(conn)
+            box.close()
+            self._written[0] += box.written
+            self._written[1] += box.writes
             await trio.aclose_forcefully(conn)
 
     async def _read(self, conn: Connection) -> None:

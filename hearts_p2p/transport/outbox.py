@@ -35,6 +35,8 @@ class Outbox:
         self.hold = hold
         self.frames = 0
         self.bytes = 0
+        self.written = 0  # frames written so far, and the writes they took
+        self.writes = 0
         self._queue: deque[tuple[bytes, bool]] = deque()  # (frame, held)
         self._urgent = 0  # frames in the queue that are not held
         self._held_since: float | None = None  # when the oldest held frame queued was put
@@ -79,6 +81,8 @@ class Outbox:
                 await conn.send_many(batch)
             self.frames -= len(batch)
             self.bytes -= size
+            self.written += len(batch)
+            self.writes += 1
             if self.frames == 0:
                 self._empty.set()
 

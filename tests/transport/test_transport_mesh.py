@@ -146,6 +146,8 @@ async def test_a_relay_keeps_its_place_before_what_follows_it() -> None:
             want = [f for k in range(50) for f in
                     [b"relay %d" % k, *([b"own %d" % k] if k % 7 == 0 else [])]]  # fmt: skip
             assert [await inbox.receive() for _ in want] == want
+            frames, writes = a.writes
+            assert frames == 1 + len(want) and writes < frames  # relays share writes
 
 
 async def test_strays_are_refused_and_counted(caplog: pytest.LogCaptureFixture) -> None:
