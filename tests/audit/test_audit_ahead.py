@@ -13,6 +13,7 @@ import hearts_p2p.wire as wire
 from hearts_p2p.audit import audit_log
 from hearts_p2p.deck import (
     DeckCheatError,
+    DeckUsageError,
     HandParams,
     Loopback,
     Message,
@@ -54,7 +55,10 @@ def test_each_signature_is_checked_once() -> None:
         calls.append(env)
         return real(key, env, sig)
 
-    with mock.patch("hearts_p2p.auditwork.verify_signature", counted):
+    with (  # the genesis is checked by ``SignedMessage.verify``, the rest ahead
+        mock.patch("hearts_p2p.wire.verify_signature", counted),
+        mock.patch("hearts_p2p.auditwork.verify_signature", counted),
+    ):
         report = audit_log(DIR / "valid.log", workers=0)
     assert report.valid
     entries = read_log(DIR / "valid.log").entries
@@ -106,9 +110,50 @@ def test_a_message_other_than_the_one_checked_is_checked_in_full() -> None:
 
 def test_a_hand_that_fails_its_checks_is_not_presumed() -> None:
     params, messages = _hand()
-    assert check_hand(params, messages[:-1]) is None  # a reveal missing
     k = next(i for i, m in enumerate(messages) if isinstance(m, Shuffle) and m.seat == 2)
     assert check_hand(params, messages[:k] + messages[k + 1 :]) is None  # a shuffle missing
+    shuffle = messages[k]
+    assert isinstance(shuffle, Shuffle)
+    bad = dataclasses.replace(shuffle, deck=(shuffle.deck[1], *shuffle.deck[1:]))
+    assert check_hand(params, [*messages[:k], bad, *messages[k + 1 :]]) is None
+
+
+def test_a_hand_the_log_cuts_short_is_checked_as_far_as_it_goes() -> None:
+    """The next hand's deck, shuffled ahead when the game ends, is checked once, ahead; its
+    audit, which needs every reveal, is the plain hand's (here: refused)."""
+    params, messages = _hand()
+    checked = check_hand(params, messages[:-1])  # a reveal missing
+    assert checked is not None and checked.result is None
+    hand = PresumedHand(checked)
+    with (
+        mock.patch.object(deck_public, "multiply", side_effect=AssertionError("E_k repeated")),
+        mock.patch.object(deck_public, "load_x", side_effect=AssertionError("point decoded")),
+    ):
+        for msg in messages[:-1]:
+            hand.receive(msg)
+    assert hand.presumed
+    with pytest.raises(DeckUsageError, match="needs every reveal"):
+        hand.audit()
+    hand.receive(messages[-1])  # not checked ahead: the hand is checked in full from here
+    whole = check_hand(params, messages)
+    assert whole is not None and whole.result is not None and whole.result.ok
+    assert not hand.presumed and hand.audit() == whole.result
+
+
+def test_the_deck_shuffled_ahead_of_a_hand_never_played_is_decoded_once() -> None:
+    """A bench game's log ends with the next hand's shuffle and lock: the replay takes them as
+    checked ahead, so every published deck's points are decoded once in the whole audit."""
+    decoded: list[bytes] = []
+    real = deck_public.load_x
+
+    def counted(x: bytes) -> object:
+        decoded.append(x)
+        return real(x)
+
+    with mock.patch.object(deck_public, "load_x", counted):
+        report = audit_log(DIR / "valid.log", workers=0)
+    assert report.valid
+    assert len(decoded) == len(set(decoded))
 
 
 def _die(job: object) -> None:
@@ -124,7 +169,8 @@ def test_a_worker_that_dies_costs_speed_not_the_verdict() -> None:
 
 def test_every_hand_of_an_honest_log_is_taken_as_checked_ahead() -> None:
     """Each deck message kind goes to the check ahead (the remix too): every hand of an honest
-    game is taken as checked, none checks its cryptography a second time."""
+    game is taken as checked, and so is the next deck shuffled ahead when the game ended; none
+    checks its cryptography a second time."""
     presumed: list[int] = []
     real = PresumedHand.__init__
 
@@ -135,4 +181,5 @@ def test_every_hand_of_an_honest_log_is_taken_as_checked_ahead() -> None:
     with mock.patch.object(PresumedHand, "__init__", counted):
         report = audit_log(DIR / "valid.log", workers=0)
     assert report.valid
-    assert presumed == [h.number for h in report.hands]
+    last = report.hands[-1].number
+    assert presumed == [h.number for h in report.hands] + [last + 1]
