@@ -14,6 +14,7 @@ by their index, and only verdicts and checked hands come back.
 
 from __future__ import annotations
 
+import gc
 import os
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
@@ -115,8 +116,10 @@ class AheadChecks:
         self._checked = checked
         self._pool: ProcessPoolExecutor | None = None
         self._starts = _chunk_starts(messages, checked, max(workers, 1) * CHUNKS_PER_WORKER)
-        self._signed: list[Future[list[bool]] | None] = []  # the chunks handed out so far
+        # The seating's chunk, first, is checked here: it is wanted at once, and is short.
+        self._signed: list[Future[list[bool]] | None] = [None]  # the chunks handed out so far
         self._hands: dict[int, Future[CheckedHand | None] | DeckJob] = {}
+        self._chunk = -1  # the chunk last read
         self.hands_started = False
         if workers > 1:
             import multiprocessing  # only a pooled audit needs it
@@ -127,7 +130,15 @@ class AheadChecks:
             self._pool = ProcessPoolExecutor(
                 workers, mp_context=context, initializer=_share, initargs=(messages, keys)
             )
-            self._submit_chunks(workers)  # the seating's and the first hand's: no worker waits
+            # A forked worker's collector would walk every object it inherits, and so copy
+            # every page of them: frozen as the workers fork, they are no collector's.
+            frozen = gc.get_freeze_count() > 0
+            gc.freeze()
+            try:
+                self._submit_chunks(1 + workers)  # the first hands' signatures: none waits
+            finally:
+                if not frozen:
+                    gc.unfreeze()
 
     def __enter__(self) -> AheadChecks:
         return self
@@ -149,6 +160,9 @@ class AheadChecks:
             return signed(self._messages, self._keys, index, index + 1)[0]
         k = bisect_right(self._starts, index) - 1
         self._submit_chunks(k + 1)
+        if k != self._chunk:
+            self._chunk = k
+            self._release_when_done()
         chunk = self._signed[k]
         try:
             if chunk is not None:
@@ -162,6 +176,17 @@ class AheadChecks:
         while len(self._signed) < min(count, len(starts) - 1):
             k = len(self._signed)
             self._signed.append(self._submit(_signed_ahead, starts[k], starts[k + 1]))
+
+    def _release_when_done(self) -> None:
+        """Let the workers go as soon as every check handed to them is done: they exit while
+        the replay runs through its last steps."""
+        pool = self._pool
+        if pool is None or not self.hands_started or len(self._signed) < len(self._starts) - 1:
+            return
+        if any(isinstance(job, Future) and not job.done() for job in self._hands.values()):
+            return
+        if all(chunk is None or chunk.done() for chunk in self._signed):
+            pool.shutdown(wait=False)
 
     def _submit(self, fn: Callable[..., T], *args: object) -> Future[T] | None:
         """``fn(*args)`` in the pool; None once a worker has died (killed, out of memory): the
@@ -210,6 +235,7 @@ class AheadChecks:
             return  # a worker died: the replay checks this hand in full
         if checked is not None and checked.params == flow.params:
             flow.public = PresumedHand(checked)
+        self._release_when_done()
 
 
 def _chunk_starts(messages: Sequence[SignedMessage], first: int, chunks: int) -> list[int]:

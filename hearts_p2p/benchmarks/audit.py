@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1)
 
 
-def _game_log(path: Path, rules: Rules, seed: int) -> int:
+def game_log(path: Path, rules: Rules, seed: int) -> int:
     """Play a bot game in this process and write its log; the number of hands."""
     n = rules.players
     rng = SeededRandomness(b"bench audit %d" % seed)
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     runs = max(1, args.runs)
     with tempfile.TemporaryDirectory(prefix="hearts-bench-audit-") as tmp:
         path = Path(tmp) / "game.log"
-        hands = _game_log(path, rules, args.seed)
+        hands = game_log(path, rules, args.seed)
         kinds = _kinds(path)
         entries = len(kinds)
         workers = args.workers if args.workers is not None else max(2, default_workers(10**9))

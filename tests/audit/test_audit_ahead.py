@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from pathlib import Path
 from unittest import mock
 
 import pytest
 
 import hearts_p2p.deck.public as deck_public
 import hearts_p2p.wire as wire
-from hearts_p2p.audit import audit_log
+from hearts_p2p.audit import AuditStatus, audit_log
+from hearts_p2p.benchmarks.audit import game_log
 from hearts_p2p.deck import (
     DeckCheatError,
     DeckUsageError,
@@ -25,8 +27,9 @@ from hearts_p2p.deck import (
 from hearts_p2p.deck.passbox import public_bytes
 from hearts_p2p.deck.presumed import CheckedHand, PresumedHand, check_hand
 from hearts_p2p.deck.randomness import SeededRandomness
-from hearts_p2p.log import read_log
+from hearts_p2p.log import GameLog, read_log
 from hearts_p2p.rules import Rules
+from hearts_p2p.wire import decode_frame
 
 from .log_vectors import DIR
 from .test_log_vectors import EXPECTED
@@ -183,3 +186,78 @@ def test_every_hand_of_an_honest_log_is_taken_as_checked_ahead() -> None:
     assert report.valid
     last = report.hands[-1].number
     assert presumed == [h.number for h in report.hands] + [last + 1]
+
+
+def _entries_of(path: Path) -> list[bytes]:
+    return read_log(path).entries
+
+
+def _write(path: Path, entries: list[bytes]) -> Path:
+    log = GameLog.open(path)
+    for entry in entries:
+        log.append(entry)
+    log.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def bot_game(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
+    """The entries of a 4-bot game to 30: a few hands, the last one's deck shuffled ahead."""
+    path = tmp_path_factory.mktemp("bot") / "game.log"
+    game_log(path, Rules(target=30), seed=3)
+    return _entries_of(path)
+
+
+def _cut_points(entries: list[bytes]) -> dict[str, int]:
+    envs = [decode_frame(e).envelope for e in entries]
+    first = {h: next(i for i, e in enumerate(envs) if e.hand == h) for h in {e.hand for e in envs}}
+    ahead = max(first)
+    return {
+        "in the seating": first[1] - 3,
+        "in the second hand's deck": first[2] + 5,
+        "in the second hand's plays": next(
+            i + 7 for i, e in enumerate(envs) if e.hand == 2 and e.kind == "play"
+        ),
+        "in the deck shuffled ahead": first[ahead] + 9,
+    }
+
+
+@pytest.mark.parametrize(
+    "cut",
+    ["in the seating", "in the second hand's deck", "in the second hand's plays",
+     "in the deck shuffled ahead"],
+)  # fmt: skip
+def test_a_long_log_cut_anywhere_gives_one_report_pooled_or_alone(
+    bot_game: list[bytes], tmp_path: Path, cut: str
+) -> None:
+    """Chunks of signatures split at each hand, the seating checked here, a hand the log cuts
+    short checked ahead as far as it goes: the workers change no verdict."""
+    path = _write(tmp_path / "cut.log", bot_game[: _cut_points(bot_game)[cut]])
+    alone = audit_log(path, workers=0)
+    pooled = audit_log(path, workers=2)
+    assert pooled.to_json() == alone.to_json()
+    assert alone.sound_so_far, alone.problems
+
+
+def test_a_long_log_with_a_damaged_entry_gives_one_report_pooled_or_alone(
+    bot_game: list[bytes], tmp_path: Path
+) -> None:
+    entries = list(bot_game)
+    envs = [decode_frame(e).envelope for e in entries]
+    at = [i for i, e in enumerate(envs) if e.hand == 2 and e.kind == "play"][7]
+    entries[at] = entries[at][:-1] + bytes([entries[at][-1] ^ 1])  # its signature's last byte
+    path = _write(tmp_path / "damaged.log", entries)
+    alone = audit_log(path, workers=0)
+    pooled = audit_log(path, workers=2)
+    assert pooled.to_json() == alone.to_json()
+    assert alone.problems[0].what.startswith("bad signature on a play message")
+    assert alone.status is AuditStatus.INCOMPLETE
+
+
+def test_a_whole_bot_game_gives_one_report_pooled_or_alone(
+    bot_game: list[bytes], tmp_path: Path
+) -> None:
+    path = _write(tmp_path / "whole.log", bot_game)
+    alone = audit_log(path, workers=0)
+    assert alone.valid and len(alone.hands) >= 3
+    assert audit_log(path, workers=2).to_json() == alone.to_json()
