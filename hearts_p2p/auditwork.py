@@ -119,7 +119,7 @@ class AheadChecks:
         # The seating's chunk, first, is checked here: it is wanted at once, and is short.
         self._signed: list[Future[list[bool]] | None] = [None]  # the chunks handed out so far
         self._hands: dict[int, Future[CheckedHand | None] | DeckJob] = {}
-        self._chunk = -1  # the chunk last read
+        self._read: tuple[int, int, list[bool]] = (0, 0, [])  # the chunk last read: its range
         self.hands_started = False
         if workers > 1:
             import multiprocessing  # only a pooled audit needs it
@@ -154,19 +154,21 @@ class AheadChecks:
 
     def signed_by_sender(self, index: int) -> bool:
         """Whether message ``index`` is signed by the player it names."""
+        start, stop, verdicts = self._read
+        if start <= index < stop:
+            return verdicts[index - start]
         if index < self._checked:
             return True
         if self._pool is None:
             return signed(self._messages, self._keys, index, index + 1)[0]
         k = bisect_right(self._starts, index) - 1
         self._submit_chunks(k + 1)
-        if k != self._chunk:
-            self._chunk = k
-            self._release_when_done()
         chunk = self._signed[k]
         try:
             if chunk is not None:
-                return chunk.result()[index - self._starts[k]]
+                self._read = (self._starts[k], self._starts[k + 1], chunk.result())
+                self._release_when_done()
+                return self._read[2][index - self._starts[k]]
         except BrokenExecutor:
             pass
         return signed(self._messages, self._keys, index, index + 1)[0]
