@@ -41,6 +41,7 @@ DECK_KINDS = frozenset(
 
 MIN_POOLED = 400  # fewer log entries than this (about 4 hands): a pool costs more than it saves
 CHUNKS_PER_WORKER = 4
+MIN_CHUNK = 8  # signatures: under a millisecond of work, worth the round trip to a worker
 
 DeckJob = tuple[HandParams, tuple[int, ...], tuple[int, ...]]  # (params, entries, seat_of)
 
@@ -242,15 +243,19 @@ class AheadChecks:
 
 def _chunk_starts(messages: Sequence[SignedMessage], first: int, chunks: int) -> list[int]:
     """Where each chunk of signatures starts (and, last, where the messages end): at each
-    hand's first message, so that a hand's signatures come with its deck, and at most
-    ``len / chunks`` messages apart."""
-    size = max(1, -(-(len(messages) - first) // chunks))
+    hand's first message, so that a hand's signatures come with its deck; at most
+    ``len / chunks`` messages apart; and towards the end, each at most half of what is left
+    (down to ``MIN_CHUNK``), so the replay runs through the last hand while its last
+    signatures are checked, rather than after."""
+    end = len(messages)
+    size = max(1, -(-(end - first) // chunks))
     hands: set[int] = set()
     starts = [first]
-    for i in range(first, len(messages)):
+    for i in range(first, end):
         hand = messages[i].envelope.hand
-        if i - starts[-1] >= size or (hand not in hands and i > starts[-1]):
+        limit = max(MIN_CHUNK, min(size, (end - starts[-1]) // 2))
+        if i - starts[-1] >= limit or (hand not in hands and i > starts[-1]):
             starts.append(i)
         hands.add(hand)
-    starts.append(len(messages))
+    starts.append(end)
     return starts
