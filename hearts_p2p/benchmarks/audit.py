@@ -1,11 +1,12 @@
 """Speed of ``hearts audit``: a whole logged game, in one process and with worker processes.
 
 The log is a bot game played in this process (``--target`` points). The bound is the
-cryptography an audit cannot skip, measured in the same run: each entry's signature, and per
-hand every published deck's points decoded (each must be a point) and the E_k step of every open
-and remix with its key derivation; a clean hand recomputes no shuffle (SPEC 4.4 step 9), and
-every hand of a bot game is clean. It is shared out over the processes used. The rest is the
-replay: rules, hashing, parsing.
+cryptography an audit cannot skip, counted from the log and measured in the same run: each
+entry's signature; every deck the log publishes decoded (each entry must be a point), the deck
+shuffled ahead for a hand the game never played included; the E_k step of every open and of every
+remixed entry, with its key derivation; each pass's box opened. A clean hand recomputes no
+shuffle (SPEC 4.4 step 9), and every hand of a bot game is clean. It is shared out over the
+processes used. The rest is the replay: rules, hashing, parsing.
 """
 
 from __future__ import annotations
@@ -15,16 +16,21 @@ import os
 import statistics
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
 from ..bots import make_bot
 from ..deck import HandParams
+from ..deck.passbox import open_box, public_bytes, seal_box
 from ..deck.randomness import SeededRandomness
 from ..game import LocalTable, Status
 from ..identity import Identity
-from ..log import GameLog
+from ..log import GameLog, read_log
 from ..rules import Rules
+from ..wire import decode_frame
 from .units import cost, unit_costs
 
 TARGET_HANDS_PER_SECOND = 50.0
@@ -38,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1)
 
 
-def _game_log(path: Path, rules: Rules, seed: int) -> int:
+def game_log(path: Path, rules: Rules, seed: int) -> int:
     """Play a bot game in this process and write its log; the number of hands."""
     n = rules.players
     rng = SeededRandomness(b"bench audit %d" % seed)
@@ -57,19 +63,56 @@ def _game_log(path: Path, rules: Rules, seed: int) -> int:
     return proto.game.number
 
 
-def operations(rules: Rules, hands: int, entries: int) -> dict[str, int]:
-    """What an audit of clean hands must compute: a signature check per entry; per hand, every
-    published deck decoded once and each open a key and a multiplication; per hand with a pass,
-    every seat's remix too (a key, a decode and a multiplication per card)."""
+def operations(rules: Rules, entries: Iterable[tuple[int, str]]) -> dict[str, int]:
+    """What an audit of a log of clean hands must compute, from each entry's (hand, kind): a
+    signature check per entry; each shuffled or locked deck decoded once; each open a key and a
+    multiplication; each remix its entries decoded, and each a key and a multiplication; each
+    pass its box opened."""
     n = rules.players
     m = HandParams.for_rules(rules, b"bench", 1, [bytes(32)] * n).size
-    remixed = m * sum(1 for h in range(1, hands + 1) if rules.pass_target(0, h) is not None)
-    return {
-        "verify": entries,
-        "derive": hands * m + remixed,
-        "decode": hands * 2 * n * m + remixed,
-        "multiply": hands * m + remixed,
-    }
+    share = m // n
+    ops = dict.fromkeys(("verify", "derive", "decode", "multiply", "unseal"), 0)
+    for hand, kind in entries:
+        ops["verify"] += 1
+        if hand < 1:
+            continue
+        if kind in ("shuffle", "lock"):
+            ops["decode"] += m
+        elif kind == "play":
+            ops["derive"] += 1
+            ops["multiply"] += 1
+        elif kind == "remix":
+            for op in ("derive", "decode", "multiply"):
+                ops[op] += share
+        elif kind == "pass_reveal":
+            ops["unseal"] += 1
+    return ops
+
+
+def unseal_cost(samples: int = 50) -> float:
+    """Seconds of CPU for one pass's box as the audit opens it: the revealed X25519 key and its
+    public half, the shared secret, the box decrypted."""
+    rng = SeededRandomness(b"bench unseal")
+    receiver = X25519PrivateKey.from_private_bytes(rng.token_bytes(32))
+    rules = Rules()
+    keys = [public_bytes(receiver)] * rules.players
+    params = HandParams.for_rules(rules, b"bench", 1, keys)
+    secret = rng.token_bytes(32)
+    ephemeral = X25519PrivateKey.from_private_bytes(secret)
+    positions = params.positions_of(0)[:3]
+    box = seal_box(
+        params, 0, positions, [(rng.token_bytes(32), rng.token_bytes(16))] * 3, ephemeral
+    )
+    start = time.process_time()
+    for _ in range(samples):
+        revealed = X25519PrivateKey.from_private_bytes(secret)
+        shown = public_bytes(revealed)
+        open_box(params, 0, positions, shown, box, revealed, keys[1])
+    return (time.process_time() - start) / samples
+
+
+def _kinds(path: Path) -> list[tuple[int, str]]:
+    return [(e.hand, e.kind) for e in (decode_frame(r).envelope for r in read_log(path).entries)]
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -80,8 +123,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     runs = max(1, args.runs)
     with tempfile.TemporaryDirectory(prefix="hearts-bench-audit-") as tmp:
         path = Path(tmp) / "game.log"
-        hands = _game_log(path, rules, args.seed)
-        entries = len(GameLog.open(path).entries)
+        hands = game_log(path, rules, args.seed)
+        kinds = _kinds(path)
+        entries = len(kinds)
         workers = args.workers if args.workers is not None else max(2, default_workers(10**9))
         walls: dict[int, list[float]] = {0: [], workers: []}
         for _ in range(runs):
@@ -91,8 +135,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 walls[w].append(time.monotonic() - start)
                 if not report.valid:
                     raise SystemExit(f"hearts bench audit: the bench log fails: {report.problems}")
-    unit = unit_costs()
-    ops = operations(rules, hands, entries)
+    unit = {**unit_costs(), "unseal": unseal_cost()}
+    ops = operations(rules, kinds)
     crypto = cost(ops, unit)
     cores = min(workers, os.cpu_count() or 1)
     modes: list[dict[str, Any]] = []
@@ -133,8 +177,9 @@ def render(r: dict[str, Any]) -> str:
         f"audit: a {r['players']}-seat game to {r['target']}: {r['hands']} hands, "
         f"{r['entries']} entries, {r['runs']} runs per mode, {r['cores']} cores",
         f"  unit costs (µs CPU): verify {u['verify']}, derive {u['derive']}, decode "
-        f"{u['decode']}, multiply {u['multiply']}",
-        "  bound: the signatures and E_k work an audit cannot skip, shared over its processes",
+        f"{u['decode']}, multiply {u['multiply']}, unseal {u['unseal']}",
+        "  bound: the signatures, decodes, E_k steps and pass boxes the log needs, shared over "
+        "the processes",
     ]
     for m in r["modes"]:
         lo, med, hi = m["seconds"]

@@ -89,7 +89,11 @@ def _list(d: dict[str, Any], key: str, max_len: int) -> list[Any]:
 
 
 def _bytes_list(d: dict[str, Any], key: str, length: int) -> tuple[bytes, ...]:
-    return tuple(_bytes(v, key, length) for v in _list(d, key, MAX_ENTRIES))
+    v = _list(d, key, MAX_ENTRIES)
+    # One pass with no call per entry: a deck is parsed by every peer, and by the audit twice.
+    if not all(isinstance(x, bytes) and len(x) == length for x in v):
+        raise DeckMessageError(f"{key} must be {length} bytes")
+    return tuple(v)
 
 
 def _int_list(d: dict[str, Any], key: str, bound: int) -> tuple[int, ...]:

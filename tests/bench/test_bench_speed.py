@@ -66,11 +66,17 @@ def test_the_deck_bound_counts_every_decode() -> None:
 def test_the_audit_bound_counts_what_no_audit_can_skip() -> None:
     from hearts_p2p.rules import Rules
 
-    ops = audit_bench.operations(Rules(), hands=2, entries=100)
-    # Clean hands: no shuffle recomputed, 8 decks decoded, 52 opens. Hands 1 and 2 pass (left,
-    # right): each remixes the 52 cards too.
-    assert ops == {"verify": 100, "derive": 2 * (52 + 52), "decode": 2 * (416 + 52),
-                   "multiply": 2 * (52 + 52)}  # fmt: skip
+    seating = [(0, "genesis"), *[(0, "accept")] * 4, *[(0, "flip_commit")] * 4]
+    deck = [(1, k) for k in ("shuffle", "echo_shuffle", "lock", "echo_lock") for _ in range(4)]
+    hand = [*deck, *[(1, k) for k in ("deal", "pass_commit", "pass_reveal", "remix")] * 4]
+    hand += [(1, "play")] * 52 + [(1, "reveal")] * 4
+    ahead = [(2, kind) for _, kind in deck]  # the next deck, shuffled ahead; the game ended
+    ops = audit_bench.operations(Rules(), seating + hand + ahead)
+    # A clean hand: no shuffle recomputed, its 8 decks decoded, 52 opens, the 4 passers' boxes
+    # opened and the 52 cards remixed; the deck ahead's 8 decks decoded too.
+    assert ops == {"verify": 9 + 88 + 16, "derive": 52 + 52, "decode": 416 + 52 + 416,
+                   "multiply": 52 + 52, "unseal": 4}  # fmt: skip
+    assert audit_bench.unseal_cost(samples=2) > 0
 
 
 def test_hand_start_is_timed_from_the_last_card_to_the_last_peer_holding_its_hand() -> None:
