@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from typing import Any
 from ..bots import make_bot
 from ..game import LocalTable, Status
 from ..identity import Identity
+from ..node.runner import rss_path
 from ..rules import Rules
 from . import network
 from .progress import Progress
@@ -32,6 +34,7 @@ from .progress import Progress
 TARGET_RATIO = 1.3
 TARGET_P50_MS = 3.0
 TARGET_P99_MS = 15.0
+TARGET_RSS_MB_PER_HAND = 0.02
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,7 +86,7 @@ def network_game(
         tmp, players=4, target=args.target, strategy=args.strategy, tick=tick, kill=kill,
         timeout=args.timeout if args.leaver else None,
     )  # fmt: skip
-    alive = [p for i, p in enumerate(run.peers) if run.killed is None or i != run.killed[0]]
+    alive = [run.peers[i] for i in alive_ids(run)]
     hands = max(h for p in alive for h, step in p.seen if step == "deal")  # not a deck ahead
     sent = {k: t for p in alive for k, t in p.sent.items()}
     latencies = []
@@ -115,7 +118,39 @@ def network_game(
         "hands": hands,
         "latencies": sorted(latencies),
         "takeover": takeover,
+        "rss": [rss_by_hand(tmp / f"t{i}") for i in range(4) if i in alive_ids(run)],
     }
+
+
+def alive_ids(run: network.NetworkRun) -> list[int]:
+    return [i for i in range(len(run.peers)) if run.killed is None or i != run.killed[0]]
+
+
+def rss_by_hand(timings: Path) -> dict[int, int]:
+    """A peer's resident bytes at the start of each hand, as its runner recorded them."""
+    out: dict[int, int] = {}
+    try:
+        lines = rss_path(timings).read_text().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            rec = json.loads(line)
+            out[int(rec["hand"])] = int(rec["rss"])
+        except (ValueError, KeyError, TypeError):
+            continue  # the last line of a peer killed while writing it
+    return out
+
+
+def rss_growth(by_hand: dict[int, int]) -> float | None:
+    """MB per hand from the start of hand 2 (the first hand's caches and imports are warm) to
+    the start of the last hand; None for a game too short to tell."""
+    if 2 not in by_hand:
+        return None
+    last = max(by_hand)
+    if last < 4:
+        return None
+    return (by_hand[last] - by_hand[2]) / (last - 2) / 1e6
 
 
 def in_process_game(args: argparse.Namespace) -> dict[str, Any]:
@@ -188,6 +223,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "ratio_to_bound": round(around / around_bound, 2),
         },
         "takeover": _takeover(net["takeover"], args.timeout),
+        "rss": _rss(net["rss"]),
         "meets_ratio_target": ratio <= TARGET_RATIO,
         "meets_latency_targets": p50 <= TARGET_P50_MS and p99 <= TARGET_P99_MS,
     }
@@ -208,6 +244,21 @@ def _takeover(t: dict[str, Any] | None, timeout: float) -> dict[str, Any] | None
     }
 
 
+def _rss(peers: list[dict[int, int]]) -> dict[str, Any]:
+    """Each peer's resident memory growth per hand: min/median/max over the peers."""
+    growth = sorted(g for g in map(rss_growth, peers) if g is not None)
+    first = [p[2] / 1e6 for p in peers if 2 in p]
+    return {
+        "peers": len(growth),
+        "at_hand_2_mb": round(statistics.median(first), 1) if first else None,
+        "mb_per_hand_min": round(growth[0], 4) if growth else None,
+        "mb_per_hand_median": round(statistics.median(growth), 4) if growth else None,
+        "mb_per_hand_max": round(growth[-1], 4) if growth else None,
+        "target_mb_per_hand": TARGET_RSS_MB_PER_HAND,
+        "meets_target": bool(growth) and growth[-1] <= TARGET_RSS_MB_PER_HAND,
+    }
+
+
 def render(r: dict[str, Any]) -> str:
     def verdict(ok: bool) -> str:
         return "meets" if ok else "MISSES"
@@ -215,23 +266,38 @@ def render(r: dict[str, Any]) -> str:
     cpu = ", ".join(f"{c:.1f}" for c in r["cpu_seconds_per_peer"])
     p = r["processes"]
     return (
-        f"game: 4 bot peers in 4 processes over loopback TCP, to {r['target']}\n"
-        f"  {r['hands']} hands; {r['wall_seconds']} s in all, {r['in_game_seconds']} s from the "
-        f"lobby full to the last entry: {r['wall_per_hand_ms']} ms per hand\n"
-        f"  CPU per peer (s): {cpu}\n"
-        f"  in-game bound (4 seats in one process, no network): {r['bound_wall_per_hand_ms']} ms "
-        f"per hand over {r['bound_hands']} hands\n"
-        f"  in-game ratio to the bound: {r['ratio_to_bound']} "
-        f"({verdict(r['meets_ratio_target'])} the target of {TARGET_RATIO})\n"
-        f"  processes: {p['start_to_lobby_full_seconds']} s from the first start to the lobby "
-        f"full, {p['last_entry_to_exit_seconds']} s from the last entry to the last exit; "
-        f"bound {p['bound_seconds']} s (start-up {p['startup_seconds']} s + stagger "
-        f"{p['stagger_seconds']} s), ratio {p['ratio_to_bound']}\n"
-        f"  play latency over {r['plays_measured']} plays: p50 {r['play_latency_p50_ms']} ms, "
-        f"p99 {r['play_latency_p99_ms']} ms, max {r['play_latency_max_ms']} ms "
-        f"({verdict(r['meets_latency_targets'])} the targets {TARGET_P50_MS} / "
-        f"{TARGET_P99_MS} ms)"
-    ) + _takeover_text(r["takeover"], verdict)
+        (
+            f"game: 4 bot peers in 4 processes over loopback TCP, to {r['target']}\n"
+            f"  {r['hands']} hands; {r['wall_seconds']} s in all, {r['in_game_seconds']} s from the "
+            f"lobby full to the last entry: {r['wall_per_hand_ms']} ms per hand\n"
+            f"  CPU per peer (s): {cpu}\n"
+            f"  in-game bound (4 seats in one process, no network): {r['bound_wall_per_hand_ms']} ms "
+            f"per hand over {r['bound_hands']} hands\n"
+            f"  in-game ratio to the bound: {r['ratio_to_bound']} "
+            f"({verdict(r['meets_ratio_target'])} the target of {TARGET_RATIO})\n"
+            f"  processes: {p['start_to_lobby_full_seconds']} s from the first start to the lobby "
+            f"full, {p['last_entry_to_exit_seconds']} s from the last entry to the last exit; "
+            f"bound {p['bound_seconds']} s (start-up {p['startup_seconds']} s + stagger "
+            f"{p['stagger_seconds']} s), ratio {p['ratio_to_bound']}\n"
+            f"  play latency over {r['plays_measured']} plays: p50 {r['play_latency_p50_ms']} ms, "
+            f"p99 {r['play_latency_p99_ms']} ms, max {r['play_latency_max_ms']} ms "
+            f"({verdict(r['meets_latency_targets'])} the targets {TARGET_P50_MS} / "
+            f"{TARGET_P99_MS} ms)"
+        )
+        + _rss_text(r["rss"], verdict)
+        + _takeover_text(r["takeover"], verdict)
+    )
+
+
+def _rss_text(m: dict[str, Any], verdict: Callable[[bool], str]) -> str:
+    if not m["peers"]:
+        return "\n  memory: too few hands to measure a peer's RSS growth"
+    return (
+        f"\n  memory: each peer's RSS {m['at_hand_2_mb']} MB at hand 2 (median), growing "
+        f"{m['mb_per_hand_min']} / {m['mb_per_hand_median']} / {m['mb_per_hand_max']} MB per "
+        f"hand (min/median/max over {m['peers']} peers) "
+        f"({verdict(m['meets_target'])} the target of {m['target_mb_per_hand']} MB)"
+    )
 
 
 def _takeover_text(t: dict[str, Any] | None, verdict: Callable[[bool], str]) -> str:

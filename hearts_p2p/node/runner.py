@@ -118,6 +118,9 @@ class GameRunner:
         self._timings = open(config.timings, "a") if config.timings else None  # noqa: SIM115
         if self._timings is not None:  # the game starts here: for the host, the lobby is full
             self._timings.write(f'{{"step": "0:start", "seen": {time.monotonic()}}}\n')
+        # Beside the timings, this process's resident memory at each hand's start (benchmarks).
+        self._rss = open(rss_path(config.timings), "a") if config.timings else None  # noqa: SIM115
+        self._rss_hand = 0
         self._reading: set[bytes] = set()  # the peers whose frames are read
         self._syncing = False
         self._sync_again = False
@@ -166,8 +169,9 @@ class GameRunner:
                 await self._linger()
             nursery.cancel_scope.cancel()
         self.log.close()
-        if self._timings is not None:
-            self._timings.close()
+        for f in (self._timings, self._rss):
+            if f is not None:
+                f.close()
         return self.protocol.status
 
     async def _linger(self) -> None:
@@ -272,6 +276,8 @@ class GameRunner:
             self.log.append(e)
         if self._timings is not None:
             self._record(out, entries)
+        if self._rss is not None:
+            self._record_rss()
         for msg in relays:
             await self._relay(msg)
         for msg in out:
@@ -337,6 +343,17 @@ class GameRunner:
             env = decode_frame(raw).envelope
             self._timings.write(f'{{"step": "{env.hand}:{env.step}", "seen": {now}}}\n')
         self._timings.flush()
+
+    def _record_rss(self) -> None:
+        """This process's resident memory when a hand is dealt: a long game's must stay flat."""
+        game = self.protocol.game
+        hand = game.number if game is not None and game.hand is not None else 0
+        if hand <= self._rss_hand:
+            return
+        self._rss_hand = hand
+        assert self._rss is not None
+        self._rss.write(f'{{"hand": {hand}, "rss": {resident_bytes()}}}\n')
+        self._rss.flush()
 
     def _with_paths(self, ev: Event) -> Event:
         if isinstance(ev, GameOver | Aborted):
@@ -617,6 +634,22 @@ class GameRunner:
         if player is not None and self.protocol.status is Status.RUNNING:
             self.protocol.give_up_on(player, self.config.absent_timeout)
             await self._flush()
+
+
+def rss_path(timings: Path) -> Path:
+    """Where a peer run with ``timings`` records its resident memory by hand."""
+    return timings.with_name(timings.name + ".rss")
+
+
+def resident_bytes() -> int:
+    """This process's resident set size now (Linux ``/proc``), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _action_text(action: Action) -> str:
