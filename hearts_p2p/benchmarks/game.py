@@ -265,28 +265,25 @@ def render(r: dict[str, Any]) -> str:
 
     cpu = ", ".join(f"{c:.1f}" for c in r["cpu_seconds_per_peer"])
     p = r["processes"]
-    return (
-        (
-            f"game: 4 bot peers in 4 processes over loopback TCP, to {r['target']}\n"
-            f"  {r['hands']} hands; {r['wall_seconds']} s in all, {r['in_game_seconds']} s from the "
-            f"lobby full to the last entry: {r['wall_per_hand_ms']} ms per hand\n"
-            f"  CPU per peer (s): {cpu}\n"
-            f"  in-game bound (4 seats in one process, no network): {r['bound_wall_per_hand_ms']} ms "
-            f"per hand over {r['bound_hands']} hands\n"
-            f"  in-game ratio to the bound: {r['ratio_to_bound']} "
-            f"({verdict(r['meets_ratio_target'])} the target of {TARGET_RATIO})\n"
-            f"  processes: {p['start_to_lobby_full_seconds']} s from the first start to the lobby "
-            f"full, {p['last_entry_to_exit_seconds']} s from the last entry to the last exit; "
-            f"bound {p['bound_seconds']} s (start-up {p['startup_seconds']} s + stagger "
-            f"{p['stagger_seconds']} s), ratio {p['ratio_to_bound']}\n"
-            f"  play latency over {r['plays_measured']} plays: p50 {r['play_latency_p50_ms']} ms, "
-            f"p99 {r['play_latency_p99_ms']} ms, max {r['play_latency_max_ms']} ms "
-            f"({verdict(r['meets_latency_targets'])} the targets {TARGET_P50_MS} / "
-            f"{TARGET_P99_MS} ms)"
-        )
-        + _rss_text(r["rss"], verdict)
-        + _takeover_text(r["takeover"], verdict)
+    text = (
+        f"game: 4 bot peers in 4 processes over loopback TCP, to {r['target']}\n"
+        f"  {r['hands']} hands; {r['wall_seconds']} s in all, {r['in_game_seconds']} s from the "
+        f"lobby full to the last entry: {r['wall_per_hand_ms']} ms per hand\n"
+        f"  CPU per peer (s): {cpu}\n"
+        f"  in-game bound (4 seats in one process, no network): {r['bound_wall_per_hand_ms']} ms "
+        f"per hand over {r['bound_hands']} hands\n"
+        f"  in-game ratio to the bound: {r['ratio_to_bound']} "
+        f"({verdict(r['meets_ratio_target'])} the target of {TARGET_RATIO})\n"
+        f"  processes: {p['start_to_lobby_full_seconds']} s from the first start to the lobby "
+        f"full, {p['last_entry_to_exit_seconds']} s from the last entry to the last exit; "
+        f"bound {p['bound_seconds']} s (start-up {p['startup_seconds']} s + stagger "
+        f"{p['stagger_seconds']} s), ratio {p['ratio_to_bound']}\n"
+        f"  play latency over {r['plays_measured']} plays: p50 {r['play_latency_p50_ms']} ms, "
+        f"p99 {r['play_latency_p99_ms']} ms, max {r['play_latency_max_ms']} ms "
+        f"({verdict(r['meets_latency_targets'])} the targets {TARGET_P50_MS} / "
+        f"{TARGET_P99_MS} ms)"
     )
+    return text + _rss_text(r["rss"], verdict) + _takeover_text(r["takeover"], verdict)
 
 
 def _rss_text(m: dict[str, Any], verdict: Callable[[bool], str]) -> str:

@@ -17,7 +17,7 @@ import functools
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -66,6 +66,7 @@ class Links(Protocol):
     def add_member(self, key: bytes) -> None: ...
 
 
+_SYNC_RUN = 64  # entries read back from the log at a time for a sync answer
 MOVE_CLOCK_SHARE = 0.75  # of the absent timeout: an honest node decides well before others wait
 MOVE_WARNING = 20.0  # seconds before the move clock runs out that the person is told
 
@@ -102,6 +103,7 @@ class GameRunner:
         self.links = links
         self.front = front
         self.log = game_log
+        protocol.log_reader = game_log.read  # the past hands' entries: from the file, not memory
         self.secrets = secrets
         self.config = config
         self._secret_seed = secret_seed
@@ -502,7 +504,7 @@ class GameRunner:
     async def _ask_sync(self, peer: bytes, start: int = 0) -> None:
         """Ask ``peer`` for the log from our end, or from ``start`` when it said to go on from
         there (the entries of a step cut short by its last answer are held, not yet logged)."""
-        have = max(len(self.protocol.entries), start)
+        have = max(self.protocol.entry_count, start)
         self._asked[peer] = have
         await self._send_quietly(peer, encode(Sync(have)))
 
@@ -532,21 +534,27 @@ class GameRunner:
         """The entries after ``have``, up to ``sync_bytes`` of them, then the current step's
         messages if that was all; ``Synced`` says whether to ask on."""
         p = self.protocol
-        entries = p.entries
         end, size = have, 0
-        while end < len(entries) and (
-            end == have or size + len(entries[end]) <= self.config.sync_bytes
-        ):
-            size += len(entries[end])
-            end += 1
-        for raw in entries[have:end]:
+        for raw in self._entries_from(have):
+            if end > have and size + len(raw) > self.config.sync_bytes:
+                break
             await self._send_quietly(peer, raw)
-        if end < len(entries):
+            size += len(raw)
+            end += 1
+        if end < p.entry_count:
             await self._send_quietly(peer, encode(Synced(end)))
             return
         for msg in p.pending():
             await self._send_quietly(peer, msg.raw)
         await self._send_quietly(peer, encode(Synced()))
+
+    def _entries_from(self, start: int) -> Iterator[bytes]:
+        """The log's entries from ``start`` on, a run at a time (the older ones from the file)."""
+        p = self.protocol
+        while start < p.entry_count:
+            run = p.read_entries(start, start + _SYNC_RUN)
+            yield from run
+            start += len(run)
 
     async def _send_quietly(self, peer: bytes, frame: bytes) -> None:
         try:
