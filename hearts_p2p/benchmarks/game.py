@@ -143,14 +143,21 @@ def rss_by_hand(timings: Path) -> dict[int, int]:
 
 
 def rss_growth(by_hand: dict[int, int]) -> float | None:
-    """MB per hand from the start of hand 2 (the first hand's caches and imports are warm) to
-    the start of the last hand; None for a game too short to tell."""
-    if 2 not in by_hand:
+    """MB per hand: the least-squares slope of a peer's RSS over the hands from the second on
+    (the first hand's imports and caches are warm by then); None for a game too short to tell.
+    A slope, not two end points: what happens to be alive at one instant does not sway it."""
+    points = sorted((h, rss) for h, rss in by_hand.items() if h >= 2)
+    if len(points) < 3:
         return None
-    last = max(by_hand)
-    if last < 4:
+    fit = statistics.linear_regression([h for h, _ in points], [rss for _, rss in points])
+    return fit.slope / 1e6
+
+
+def rss_grown(by_hand: dict[int, int]) -> float | None:
+    """MB from the start of hand 2 to the start of the last hand."""
+    if 2 not in by_hand or max(by_hand) < 3:
         return None
-    return (by_hand[last] - by_hand[2]) / (last - 2) / 1e6
+    return (by_hand[max(by_hand)] - by_hand[2]) / 1e6
 
 
 def in_process_game(args: argparse.Namespace) -> dict[str, Any]:
@@ -160,7 +167,7 @@ def in_process_game(args: argparse.Namespace) -> dict[str, Any]:
     ids = [Identity.generate() for _ in range(n)]
     secrets = [os.urandom(32) for _ in range(n)]
     bots = [make_bot(args.strategy, args.seed + i) for i in range(n)]
-    table = LocalTable(rules, ids, secrets, os.urandom(16), bots, seed=args.seed)
+    table = LocalTable(rules, ids, secrets, os.urandom(16), bots, seed=args.seed, logs=True)
     start = time.monotonic()
     cpu = time.process_time()
     table.run()
@@ -247,10 +254,12 @@ def _takeover(t: dict[str, Any] | None, timeout: float) -> dict[str, Any] | None
 def _rss(peers: list[dict[int, int]]) -> dict[str, Any]:
     """Each peer's resident memory growth per hand: min/median/max over the peers."""
     growth = sorted(g for g in map(rss_growth, peers) if g is not None)
+    grown = [g for g in map(rss_grown, peers) if g is not None]
     first = [p[2] / 1e6 for p in peers if 2 in p]
     return {
         "peers": len(growth),
         "at_hand_2_mb": round(statistics.median(first), 1) if first else None,
+        "grown_since_hand_2_mb": round(statistics.median(grown), 2) if grown else None,
         "mb_per_hand_min": round(growth[0], 4) if growth else None,
         "mb_per_hand_median": round(statistics.median(growth), 4) if growth else None,
         "mb_per_hand_max": round(growth[-1], 4) if growth else None,
@@ -290,10 +299,11 @@ def _rss_text(m: dict[str, Any], verdict: Callable[[bool], str]) -> str:
     if not m["peers"]:
         return "\n  memory: too few hands to measure a peer's RSS growth"
     return (
-        f"\n  memory: each peer's RSS {m['at_hand_2_mb']} MB at hand 2 (median), growing "
+        f"\n  memory: each peer's RSS {m['at_hand_2_mb']} MB at hand 2, "
+        f"+{m['grown_since_hand_2_mb']} MB by the last (medians); its slope "
         f"{m['mb_per_hand_min']} / {m['mb_per_hand_median']} / {m['mb_per_hand_max']} MB per "
-        f"hand (min/median/max over {m['peers']} peers) "
-        f"({verdict(m['meets_target'])} the target of {m['target_mb_per_hand']} MB)"
+        f"hand (min/median/max over {m['peers']} peers; "
+        f"{verdict(m['meets_target'])} the target of {m['target_mb_per_hand']} MB)"
     )
 
 

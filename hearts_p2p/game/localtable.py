@@ -2,10 +2,11 @@
 
 No sockets and no clock: each pair of players is a link that keeps its order, as a TCP stream
 does, and the next link to deliver is drawn from a seeded generator, so a game is reproducible.
-Players relay what they take, and keep their logs apart, reading old entries back from them, as
-the node does. It is the bound `hearts bench game` measures
-the network against, and the table the protocol's tests run on (with hooks to tamper with
-messages, to route them differently to each player, or to act in a seat's place).
+Players relay what they take, as the node does; with ``logs``, each keeps its log apart (the
+node's file) and reads old entries back from it, holding the last hands' only. It is the bound
+`hearts bench game` measures the network against, and the table the protocol's tests run on
+(with hooks to tamper with messages, to route them differently to each player, or to act in a
+seat's place).
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ class LocalTable:
     """Players joined by a perfect network, ``seats`` choosing for each seat. ``tamper`` may
     rewrite or drop what a player sends, ``route`` what it sends to each other player (its
     equivocation, say), ``choose`` may act for a player (returning True when it did); ``queue``
-    takes messages delivered out of any link's order (an outsider's, say)."""
+    takes messages delivered out of any link's order (an outsider's, say). ``logs``: each
+    player's log is kept in ``self.logs`` (the table's ``_send`` fills it), and its protocol
+    reads old entries back from there rather than holding them."""
 
     def __init__(
         self,
@@ -48,14 +51,16 @@ class LocalTable:
         *,
         seed: int = 1,
         table_name: str = "local table",
+        logs: bool = False,
     ) -> None:
         n = rules.players
         self.ids = list(identities)
         host = self.ids[0].public_key
         self.protos = [GameProtocol(game_id, host, self.ids[i], secrets[i]) for i in range(n)]
         self.logs: list[list[bytes]] = [[] for _ in range(n)]  # each player's log "file"
-        for proto, entries in zip(self.protos, self.logs, strict=True):
-            proto.log_reader = functools.partial(_read, entries)
+        if logs:
+            for proto, entries in zip(self.protos, self.logs, strict=True):
+                proto.log_reader = functools.partial(_read, entries)
         players = tuple(
             Player(f"p{i}", self.ids[i].public_key, self.protos[i].dh_public, True)
             for i in range(n)

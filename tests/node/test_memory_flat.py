@@ -34,7 +34,7 @@ def _sampled(table: Table) -> dict[int, list[dict[str, int]]]:
 
 
 def test_what_a_peer_holds_does_not_grow_with_the_hands_played() -> None:
-    table = Table(Rules(target=100))
+    table = Table(Rules(target=100), logs=True)
     by_hand = _sampled(table)
     table.run()
     assert all(p.status is Status.FINISHED for p in table.protos)
@@ -99,7 +99,7 @@ def _ended_on(table: Table, reason: str) -> None:
 
 
 def test_a_second_message_under_a_number_of_a_hand_long_gone_is_still_proven() -> None:
-    table = Table(Rules(target=100))
+    table = Table(Rules(target=100), logs=True)
     table.protos[0].propose(table.genesis)
     _at_hand(table, 5, lambda: send_to_all(table, CHEAT, _resigned(_old_part(table, 1))))
     table.settle()
@@ -107,7 +107,7 @@ def test_a_second_message_under_a_number_of_a_hand_long_gone_is_still_proven() -
 
 
 def test_a_second_part_of_a_step_of_a_hand_long_gone_is_still_proven() -> None:
-    table = Table(Rules(target=100))
+    table = Table(Rules(target=100), logs=True)
     table.protos[0].propose(table.genesis)
 
     def cheat() -> None:
@@ -120,9 +120,9 @@ def test_a_second_part_of_a_step_of_a_hand_long_gone_is_still_proven() -> None:
 
 
 def test_a_late_copy_of_a_message_of_a_hand_long_gone_changes_nothing() -> None:
-    plain = Table(Rules(target=100))
+    plain = Table(Rules(target=100), logs=True)
     plain.run()
-    table = Table(Rules(target=100))
+    table = Table(Rules(target=100), logs=True)
     table.protos[0].propose(table.genesis)
     dropped: list[int] = []
 
