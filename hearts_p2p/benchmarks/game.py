@@ -28,7 +28,7 @@ from ..game import LocalTable, Status
 from ..identity import Identity
 from ..node.runner import rss_path
 from ..rules import Rules
-from . import network
+from . import memory, network
 from .progress import Progress
 
 TARGET_RATIO = 1.3
@@ -50,6 +50,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout", type=float, default=3.0, help="each peer's --timeout with --leaver (3 s)"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--memory-sites",
+        action="store_true",
+        help="instead: the table in one process under tracemalloc, and what grew per hand",
+    )
+    parser.add_argument(
+        "--frames", type=int, default=4, help="stack frames per site with --memory-sites (4)"
+    )
 
 
 def hand_now(timings: Path) -> int:
@@ -189,6 +197,8 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.memory_sites:
+        return memory.trace(args)
     progress = Progress(args.quiet)
     progress.show("game: the bound, four seats in one process")
     bound = in_process_game(args)
@@ -269,6 +279,9 @@ def _rss(peers: list[dict[int, int]]) -> dict[str, Any]:
 
 
 def render(r: dict[str, Any]) -> str:
+    if r["benchmark"] == "game-memory":
+        return memory.render(r)
+
     def verdict(ok: bool) -> str:
         return "meets" if ok else "MISSES"
 

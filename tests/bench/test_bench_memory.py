@@ -3,11 +3,13 @@ it beside its timings, and the growth per hand read from it as a slope."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
+from hearts_p2p.benchmarks import memory
 from hearts_p2p.benchmarks.game import rss_by_hand, rss_grown, rss_growth
 from hearts_p2p.node.runner import resident_bytes, rss_path
 
@@ -37,3 +39,13 @@ def test_too_short_a_game_has_no_figure(tmp_path: Path) -> None:
 
 def test_this_process_has_a_resident_size() -> None:
     assert resident_bytes() > 1_000_000
+
+
+def test_the_traced_table_names_what_grew_and_what_each_protocol_holds() -> None:
+    args = argparse.Namespace(target=50, strategy="heuristic", seed=1, frames=2)
+    r = memory.trace(args)
+    assert r["to_hand"] > r["from_hand"] == 2
+    assert r["sites"] and all(len(site["where"]) <= 2 for site in r["sites"])
+    assert [sorted(h) for h in r["held_to"]] == [sorted(h) for h in r["held_from"]]
+    assert r["log_mb_per_hand"] > 0
+    assert "held by each protocol" in memory.render(r)
