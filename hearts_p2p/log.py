@@ -121,13 +121,18 @@ class GameLog:
         return self.read(0, len(self))
 
     def read(self, start: int, stop: int) -> list[bytes]:
-        """The entries ``[start, stop)``, read from the file."""
+        """The entries ``[start, stop)``, read from the file (open or, once closed, again)."""
         stop = min(stop, len(self))
         if start >= stop:
             return []
-        self._f.flush()
         first = self._ends[start - 1] if start > 0 else len(MAGIC)
-        data = os.pread(self._f.fileno(), self._ends[stop - 1] - first, first)
+        size = self._ends[stop - 1] - first
+        if self._f.closed:  # the game is over; its watchers may still be fed
+            with open(self.path, "rb") as f:
+                data = os.pread(f.fileno(), size, first)
+        else:
+            self._f.flush()
+            data = os.pread(self._f.fileno(), size, first)
         out, pos = [], 0
         for i in range(start, stop):
             end = self._ends[i] - first
