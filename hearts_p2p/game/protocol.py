@@ -650,8 +650,8 @@ class GameProtocol:
             if take_rejoin(s, msg):  # and, as it comes back, its fresh escrow
                 self._send_own()
             return
-        if env.kind not in ("abort", *TAKEOVER_KINDS):
-            self._second(msg)  # proven whenever it comes, from a seat the table plays too
+        if env.kind not in ("abort", *TAKEOVER_KINDS) and self._second(msg):
+            return  # a late copy of a part of a step long gone (its frame left ``frames``)
         if env.sender in s.table:
             self._dropped += 1  # the table plays this seat now: its player's word is over
             return
@@ -729,13 +729,14 @@ class GameProtocol:
         s.frames.add(msg.raw)
         self._answer_late(env.prev, env.body.get("player"))
 
-    def _second(self, msg: SignedMessage) -> None:
+    def _second(self, msg: SignedMessage) -> bool:
         """Raise if ``msg`` has other envelope bytes than a message of its signer's under its
         number (taken or waiting), or than the signer's part of the step its ``prev`` names
         (taken). Either pair proves itself, whatever number the second carries and whenever it
         comes, so it is judged at once and not in number order: a log cut back to that step
         (6.11) holds no numbers in between. The number comes first, and a peer that found the
-        step first turns to it when the other message comes (``after_abort``)."""
+        step first turns to it when the other message comes (``after_abort``). True: ``msg`` is
+        that part itself, a copy (a returner's old parts are known by their step alone)."""
         s, env = self._s, msg.envelope
         seen_raw = self._seen_raw(env.sender, env.seq)
         if seen_raw is not None:
@@ -743,11 +744,14 @@ class GameProtocol:
             if seen.envelope_bytes != msg.envelope_bytes:
                 s.frames.add(msg.raw)
                 raise CheatError(env.sender, ONE_NUMBER, pair(seen, msg))
-            return
+            return False
         part = self._part(env.sender, env.prev)
         if part is not None:
+            if part.envelope_bytes == msg.envelope_bytes:
+                return True
             s.frames.add(msg.raw)
             raise CheatError(env.sender, ONE_STEP, pair(part, msg))
+        return False
 
     def _seen_raw(self, player: int, seq: int) -> bytes | None:
         """The frame taken or waiting under ``player``'s number ``seq``: of the last hands from

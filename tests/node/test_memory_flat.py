@@ -5,16 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
+
+import pytest
 
 from hearts_p2p.chain import GENESIS_HEAD, chain
-from hearts_p2p.game import GameProtocol, Status
+from hearts_p2p.game import GameProtocol, Genesis, Status
 from hearts_p2p.game.abort import ONE_NUMBER, ONE_STEP
 from hearts_p2p.game.outcome import Termination
+from hearts_p2p.log import read_log
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import SignedMessage, decode_frame, encode_message
 
 from .table import Table, identities, send_to_all
 
+DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "log"
 CHEAT = 1  # the player who signs a second message about an old hand
 
 
@@ -140,3 +145,20 @@ def test_a_late_copy_of_a_message_of_a_hand_long_gone_changes_nothing() -> None:
     assert all(p.status is Status.FINISHED for p in table.protos)
     assert [p.head for p in table.protos] == [p.head for p in plain.protos]
     assert table.logs == plain.logs
+
+
+@pytest.mark.parametrize("name", ["reclaimed.log", "taken_over.log", "voided.log"])
+def test_a_watcher_fed_the_log_again_from_its_start_ends_as_the_log_does(name: str) -> None:
+    """A new feed starts from entry 0 (watch_client): the old entries, their frames long out of
+    memory, are copies, a returned seat's too (its old numbers are void, its old steps not)."""
+    entries = read_log(DIR / name).entries
+    first = decode_frame(entries[0]).envelope
+    genesis = Genesis.from_wire(first.game_id, first.body)
+    ends = []
+    for feeds in (1, 2):
+        p = GameProtocol(genesis.game_id, genesis.players[0].key)
+        for raw in [*entries[: len(entries) // 2]] * (feeds - 1) + entries:
+            if not p.has_frame(raw):
+                p.receive(decode_frame(raw))
+        ends.append((p.status, p.head))
+    assert ends[0] == ends[1] and ends[0][0] is Status.FINISHED
