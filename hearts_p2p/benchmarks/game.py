@@ -127,7 +127,25 @@ def network_game(
         "latencies": sorted(latencies),
         "takeover": takeover,
         "rss": [rss_by_hand(tmp / f"t{i}") for i in range(4) if i in alive_ids(run)],
+        "writes": [w for i in alive_ids(run) if (w := frames_written(tmp / f"t{i}"))],
     }
+
+
+def frames_written(timings: Path) -> tuple[int, int] | None:
+    """The frames a peer wrote to the others and the writes they took, as it recorded them
+    at its end (``outbox.py`` joins the frames waiting, relays wait a moment for company)."""
+    try:
+        lines = rss_path(timings).read_text().splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and "writes" in rec:
+            return int(rec["frames"]), int(rec["writes"])
+    return None
 
 
 def alive_ids(run: network.NetworkRun) -> list[int]:
@@ -241,6 +259,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "takeover": _takeover(net["takeover"], args.timeout),
         "rss": _rss(net["rss"]),
+        "frames_per_write": _per_write(net["writes"]),
         "meets_ratio_target": ratio <= TARGET_RATIO,
         "meets_latency_targets": p50 <= TARGET_P50_MS and p99 <= TARGET_P99_MS,
     }
@@ -305,7 +324,19 @@ def render(r: dict[str, Any]) -> str:
         f"({verdict(r['meets_latency_targets'])} the targets {TARGET_P50_MS} / "
         f"{TARGET_P99_MS} ms)"
     )
+    w = r["frames_per_write"]
+    if w is not None:
+        text += (f"\n  frames per write to a peer: {w['median']} (min {w['min']}, max {w['max']} "
+                 f"over the peers; {w['frames']} frames in all)")  # fmt: skip
     return text + _rss_text(r["rss"], verdict) + _takeover_text(r["takeover"], verdict)
+
+
+def _per_write(peers: list[tuple[int, int]]) -> dict[str, float] | None:
+    ratios = sorted(f / w for f, w in peers if w)
+    if not ratios:
+        return None
+    return {"min": round(ratios[0], 2), "median": round(statistics.median(ratios), 2),
+            "max": round(ratios[-1], 2), "frames": sum(f for f, _ in peers)}  # fmt: skip
 
 
 def _rss_text(m: dict[str, Any], verdict: Callable[[bool], str]) -> str:

@@ -174,6 +174,9 @@ class GameRunner:
                 await self._linger()
             nursery.cancel_scope.cancel()
         self.log.close()
+        if self._rss is not None and isinstance(writes := getattr(self.links, "writes", None),
+                                                tuple):  # fmt: skip
+            self._rss.write(f'{{"frames": {writes[0]}, "writes": {writes[1]}}}\n')
         for f in (self._timings, self._rss):
             if f is not None:
                 f.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hearts_p2p.benchmarks import memory
-from hearts_p2p.benchmarks.game import rss_by_hand, rss_grown, rss_growth
+from hearts_p2p.benchmarks.game import frames_written, rss_by_hand, rss_grown, rss_growth
 from hearts_p2p.node.runner import resident_bytes, rss_path
 
 
@@ -22,6 +22,18 @@ def test_a_peer_records_are_read_by_hand_and_a_torn_last_line_is_skipped(tmp_pat
     assert sorted(by_hand) == [1, 2, 3, 4, 5]
     assert rss_growth(by_hand) == pytest.approx(0.01)
     assert rss_grown(by_hand) == pytest.approx(0.03)
+
+
+def test_the_frames_a_peer_wrote_are_read_from_its_last_record(tmp_path: Path) -> None:
+    """The runner's closing record (frames, writes) beside the hands' RSS; none if it never
+    closed (a peer killed)."""
+    timings = tmp_path / "t0"
+    rss_path(timings).write_text('{"hand": 1, "rss": 10}\n')
+    assert frames_written(timings) is None
+    with rss_path(timings).open("a") as f:
+        f.write('{"frames": 900, "writes": 400}\n')
+    assert frames_written(timings) == (900, 400)
+    assert rss_by_hand(timings) == {1: 10}  # the closing record is no hand's
 
 
 def test_the_slope_starts_at_hand_two_and_one_odd_sample_does_not_make_it() -> None:
