@@ -132,6 +132,7 @@ class PublicHand:
         self.opened: dict[int, int] = {}
         self.played: dict[int, int] = {}
         self.reveals: dict[int, Reveal] = {}
+        self._remix_checked: dict[int, DeckCheatError | None] = {}  # as each reveal came
         self.stopped_by: tuple[int, str] | None = None
         self.anomaly: str | None = None
         self.fault: DeckError | None = None
@@ -536,6 +537,10 @@ class PublicHand:
         if early and msg.reason and self.stopped_by is None:
             self.stopped_by = (msg.seat, msg.reason)
         self.reveals[msg.seat] = msg
+        if not trusted and self.remixed:
+            # Its remix is checked now, while the other reveals are still on their way: the
+            # audit, once the last one is in, has only that one's left (same verdicts).
+            self._remix_checked[msg.seat] = self._remix_problem(msg.seat)
 
     def _check_reveal(self, msg: Reveal) -> None:
         seat, m = msg.seat, self.m
@@ -649,21 +654,28 @@ class PublicHand:
 
     def _audit_remixes(self, own: int | None) -> list[DeckCheatError]:
         problems = []
-        for seat, remix in sorted(self.remixes.items()) if self.remixed else ():
+        for seat in sorted(self.remixes) if self.remixed else ():
             if seat == own:
                 continue
-            reveal = self.reveals[seat]
-            held = self.held(seat)
-            for k, x in enumerate(remix.deck):
-                u = scalar_from_bytes(reveal.remix_keys[k])
-                assert u is not None  # checked on receipt
-                source = self.final_point(held[reveal.remix_order[k]])
-                if multiply(scalar_key(u), source) != x:
-                    problems.append(
-                        DeckCheatError(seat, f"its remixed hand does not match its keys at {k}")
-                    )
-                    break
+            if seat in self._remix_checked:
+                problem = self._remix_checked[seat]
+            else:
+                problem = self._remix_problem(seat)
+            if problem is not None:
+                problems.append(problem)
         return problems
+
+    def _remix_problem(self, seat: int) -> DeckCheatError | None:
+        """Whether ``seat``'s remixed hand is its held positions under its revealed keys."""
+        reveal, remix = self.reveals[seat], self.remixes[seat]
+        held = self.held(seat)
+        for k, x in enumerate(remix.deck):
+            u = scalar_from_bytes(reveal.remix_keys[k])
+            assert u is not None  # checked on receipt
+            source = self.final_point(held[reveal.remix_order[k]])
+            if multiply(scalar_key(u), source) != x:
+                return DeckCheatError(seat, f"its remixed hand does not match its keys at {k}")
+        return None
 
     def position_of(self, slot: int) -> int:
         """The position of the final deck a remixed slot holds (from its holder's reveal)."""

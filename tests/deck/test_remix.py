@@ -206,3 +206,38 @@ def test_the_remix_keys_are_what_the_reveal_says() -> None:
     table = make_table(4, cheater=3, cls=tampering(Reveal, lambda m: replace(m, remix_keys=())))
     table.run()
     assert {s: e.seat for s, e in table.errors.items()} == {0: 3, 1: 3, 2: 3}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("cheats", [False, True], ids=["honest", "swaps-in-a-queen"])
+def test_each_remix_is_checked_as_its_reveal_comes_and_the_audit_agrees(
+    players: int, cheats: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watcher checks each seat's remix when that seat's reveal arrives, while the others
+    are on their way: the audit of a clean hand, once every reveal is in, multiplies nothing
+    more, and what was found on receipt is what a fresh check finds."""
+    from hearts_p2p.deck import public as public_module
+
+    cheater = (_queen_holder(players) + 1) % players if cheats else None
+    table = make_table(players, cheater=cheater, cls=SwapsInAQueen)
+    table.run()
+    watcher = PublicHand(table.seats[0].params)
+    for msg in table.transcript:
+        watcher.receive(msg)
+    on_receipt = [str(p) for p in watcher._audit_remixes(None)]
+    calls: list[int] = []
+    real = public_module.multiply
+
+    def counting(key: object, x: object) -> object:
+        calls.append(1)
+        return real(key, x)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(public_module, "multiply", counting)
+    result = watcher.audit()
+    monkeypatch.undo()
+    watcher._remix_checked.clear()
+    assert [str(p) for p in watcher._audit_remixes(None)] == on_receipt
+    if cheats:
+        assert on_receipt and {p.seat for p in result.problems} == {cheater}
+    else:
+        assert calls == [] and on_receipt == [] and not result.problems
