@@ -573,6 +573,9 @@ class GameRunner:
 
     async def _watch_links(self) -> None:
         connected = {p: self.links.is_connected(p) for p in self.links.peers}
+        for peer, up in connected.items():  # the gone clock starts from this very look
+            if not up:
+                self._gone_since.setdefault(peer, trio.current_time())
         while True:
             await self.links.wait_change()
             for peer in self.links.peers:
@@ -597,9 +600,6 @@ class GameRunner:
                     self._post(functools.partial(self.front.notify, PeerState(seat, status)))
 
     async def _watch_absence(self) -> None:
-        for peer in self.links.peers:
-            if not self.links.is_connected(peer):
-                self._gone_since[peer] = trio.current_time()
         # Progress is a new step, or the players awaited in it changing (a takeover round's
         # votes and shares come within the step): each awaited player gets the whole timeout.
         progress, since_step = self._progress(), trio.current_time()
@@ -607,7 +607,10 @@ class GameRunner:
             await trio.sleep(min(1.0, self.config.absent_timeout / 4))
             now = trio.current_time()
             for peer, since in list(self._gone_since.items()):
-                if now - since >= self.config.absent_timeout:
+                if self.links.is_connected(peer):
+                    # Back, without a change seen since the clock started: it is not gone.
+                    self._gone_since.pop(peer, None)
+                elif now - since >= self.config.absent_timeout:
                     self._post(functools.partial(self._give_up, peer))
             if self._progress() != progress:
                 progress, since_step = self._progress(), now

@@ -310,3 +310,48 @@ async def test_quit_is_heard_through_a_flood(
     ended, proto = await flooded_host(tmp_path, quit_at=3)
     assert proto.abort is not None and proto.abort.culprit == 0
     assert ended < 3 + 2
+
+
+class LateFirstLook(MemoryLinks):
+    """Player 0's links: peer 1 looks disconnected at the first two looks only (the node's
+    watchers each take one as they start), and no change is ever signalled: the connection
+    came up between the node's looks."""
+
+    looks = 0
+
+    def is_connected(self, peer: bytes) -> bool:
+        if peer == self.peers[0] and self.looks < 2:
+            self.looks += 1
+            return False
+        return super().is_connected(peer)
+
+
+async def test_a_peer_up_since_the_first_look_is_never_given_up_on(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """A connection that came up before any change was seen is not an absence: a game that
+    lasts many timeouts (each play a second) ends finished at every peer, nobody named."""
+    table = Table(Rules(players=4, target=20), seed=2)
+    keys = [i.public_key for i in table.ids]
+    links: list[Links] = list(mesh(keys))
+    first = links[0]
+    assert isinstance(first, MemoryLinks)
+    late = LateFirstLook(keys[0], keys, first._boxes)
+    links[0] = late
+    statuses: list[Status] = []
+    config = RunnerConfig(absent_timeout=5, linger=0.5)
+
+    async def one(i: int) -> None:
+        runner = GameRunner(table.protos[i], links[i], BotSeat(make_bot("heuristic", i), 1.0),
+                            GameLog.open(tmp_path / f"p{i}.log"),
+                            SecretStore(tmp_path / f"p{i}.s"), config)  # fmt: skip
+        statuses.append(await runner.run())
+
+    start = trio.current_time()
+    with trio.fail_after(3600):
+        async with trio.open_nursery() as nursery:
+            table.protos[0].propose(table.genesis)
+            for i in range(4):
+                nursery.start_soon(one, i)
+    assert late.looks == 2 and trio.current_time() - start > 10 * config.absent_timeout
+    assert statuses == [Status.FINISHED] * 4

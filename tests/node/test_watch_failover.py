@@ -62,7 +62,7 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
     outcomes, seats = table["outcomes"], table["seats"]
     assert left_at and outcomes["host"].status is Status.ABORTED
     survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
-    assert [o.status for o in survivors] == [Status.FINISHED] * 3
+    assert [o.status for o in survivors] == [Status.FINISHED] * 3, [o.abort for o in survivors]
     result = results[0]
     assert result.complete and result.report.valid, result.report.problems
     assert result.report.status.value == "finished" and result.feed_problems == 0
@@ -159,7 +159,7 @@ async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path
                 await trio.sleep(0.01)
             host_scope.cancel()  # the host's machine is gone: no leave, no goodbye
     survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
-    assert [o.status for o in survivors] == [Status.FINISHED] * 3
+    assert [o.status for o in survivors] == [Status.FINISHED] * 3, [o.abort for o in survivors]
     result = results[0]
     assert result.complete and result.report.valid, result.report.problems
     assert result.report.final_hash == survivors[0].final_hash
