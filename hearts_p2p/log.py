@@ -8,9 +8,7 @@ each byte a bounded number of times whatever the file holds, so a crafted log ca
 audit slow.
 
 The file knows records, not messages: the game's hash chain is the protocol's, which hashes
-each message's signed envelope (``chain.py``). An open log keeps where each record lies, not
-its bytes: a long game's entries are read back from the file when asked for, so the memory of
-a peer does not grow with its log.
+each message's signed envelope (``chain.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,37 +105,8 @@ class GameLog:
     def __init__(self, path: Path, f: IO[bytes], loaded: LoadedLog) -> None:
         self.path = path
         self._f = f
-        self._ends = array("Q")  # where each record ends in the file
-        end = len(MAGIC)
-        for entry in loaded.entries:
-            end += _RECORD.size + len(entry)
-            self._ends.append(end)
+        self.entries = loaded.entries
         self.recovered_torn = loaded.torn
-
-    @property
-    def entries(self) -> list[bytes]:
-        """Every entry, read from the file."""
-        return self.read(0, len(self))
-
-    def read(self, start: int, stop: int) -> list[bytes]:
-        """The entries ``[start, stop)``, read from the file (open or, once closed, again)."""
-        stop = min(stop, len(self))
-        if start >= stop:
-            return []
-        first = self._ends[start - 1] if start > 0 else len(MAGIC)
-        size = self._ends[stop - 1] - first
-        if self._f.closed:  # the game is over; its watchers may still be fed
-            with open(self.path, "rb") as f:
-                data = os.pread(f.fileno(), size, first)
-        else:
-            self._f.flush()
-            data = os.pread(self._f.fileno(), size, first)
-        out, pos = [], 0
-        for i in range(start, stop):
-            end = self._ends[i] - first
-            out.append(data[pos + _RECORD.size : end])
-            pos = end
-        return out
 
     @classmethod
     def open(cls, path: Path) -> GameLog:
@@ -151,14 +119,14 @@ class GameLog:
             f.seek(loaded.good_size)
         else:
             loaded = LoadedLog([], len(MAGIC), torn=False)
-            f = os.fdopen(open_private(path, os.O_RDWR | os.O_TRUNC), "w+b")
+            f = os.fdopen(open_private(path, os.O_WRONLY | os.O_TRUNC), "wb")
             f.write(MAGIC)
             f.flush()
             os.fsync(f.fileno())
         return cls(path, f, loaded)
 
     def __len__(self) -> int:
-        return len(self._ends)
+        return len(self.entries)
 
     def append(self, entry: bytes) -> None:
         """Append one entry, flushed to the OS."""
@@ -166,19 +134,18 @@ class GameLog:
             raise ValueError(f"entry of {len(entry)} bytes exceeds {MAX_RECORD}")
         self._f.write(_RECORD.pack(len(entry), zlib.crc32(entry)) + entry)
         self._f.flush()
-        start = self._ends[-1] if self._ends else len(MAGIC)
-        self._ends.append(start + _RECORD.size + len(entry))
+        self.entries.append(entry)
 
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` entries (a resumed peer drops a half-written step,
         which it will write again, whole, once the step completes)."""
-        if not 0 <= count <= len(self):
-            raise ValueError(f"cannot keep {count} of {len(self)} entries")
-        size = self._ends[count - 1] if count > 0 else len(MAGIC)
+        if not 0 <= count <= len(self.entries):
+            raise ValueError(f"cannot keep {count} of {len(self.entries)} entries")
+        size = len(MAGIC) + sum(_RECORD.size + len(e) for e in self.entries[:count])
         self._f.flush()
         self._f.truncate(size)
         self._f.seek(size)
-        del self._ends[count:]
+        del self.entries[count:]
 
     def sync(self) -> None:
         self._f.flush()

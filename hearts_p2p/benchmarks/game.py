@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -26,15 +25,13 @@ from typing import Any
 from ..bots import make_bot
 from ..game import LocalTable, Status
 from ..identity import Identity
-from ..node.runner import rss_path
 from ..rules import Rules
-from . import memory, network
+from . import network
 from .progress import Progress
 
 TARGET_RATIO = 1.3
 TARGET_P50_MS = 3.0
 TARGET_P99_MS = 15.0
-TARGET_RSS_MB_PER_HAND = 0.02
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,14 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout", type=float, default=3.0, help="each peer's --timeout with --leaver (3 s)"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    parser.add_argument(
-        "--memory-sites",
-        action="store_true",
-        help="instead: the table in one process under tracemalloc, and what grew per hand",
-    )
-    parser.add_argument(
-        "--frames", type=int, default=4, help="stack frames per site with --memory-sites (4)"
-    )
 
 
 def hand_now(timings: Path) -> int:
@@ -94,7 +83,7 @@ def network_game(
         tmp, players=4, target=args.target, strategy=args.strategy, tick=tick, kill=kill,
         timeout=args.timeout if args.leaver else None,
     )  # fmt: skip
-    alive = [run.peers[i] for i in alive_ids(run)]
+    alive = [p for i, p in enumerate(run.peers) if run.killed is None or i != run.killed[0]]
     hands = max(h for p in alive for h, step in p.seen if step == "deal")  # not a deck ahead
     sent = {k: t for p in alive for k, t in p.sent.items()}
     latencies = []
@@ -126,64 +115,7 @@ def network_game(
         "hands": hands,
         "latencies": sorted(latencies),
         "takeover": takeover,
-        "rss": [rss_by_hand(tmp / f"t{i}") for i in range(4) if i in alive_ids(run)],
-        "writes": [w for i in alive_ids(run) if (w := frames_written(tmp / f"t{i}"))],
     }
-
-
-def frames_written(timings: Path) -> tuple[int, int] | None:
-    """The frames a peer wrote to the others and the writes they took, as it recorded them
-    at its end (``outbox.py`` joins the frames waiting, relays wait a moment for company)."""
-    try:
-        lines = rss_path(timings).read_text().splitlines()
-    except OSError:
-        return None
-    for line in reversed(lines):
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict) and "writes" in rec:
-            return int(rec["frames"]), int(rec["writes"])
-    return None
-
-
-def alive_ids(run: network.NetworkRun) -> list[int]:
-    return [i for i in range(len(run.peers)) if run.killed is None or i != run.killed[0]]
-
-
-def rss_by_hand(timings: Path) -> dict[int, int]:
-    """A peer's resident bytes at the start of each hand, as its runner recorded them."""
-    out: dict[int, int] = {}
-    try:
-        lines = rss_path(timings).read_text().splitlines()
-    except OSError:
-        return out
-    for line in lines:
-        try:
-            rec = json.loads(line)
-            out[int(rec["hand"])] = int(rec["rss"])
-        except (ValueError, KeyError, TypeError):
-            continue  # the last line of a peer killed while writing it
-    return out
-
-
-def rss_growth(by_hand: dict[int, int]) -> float | None:
-    """MB per hand: the least-squares slope of a peer's RSS over the hands from the second on
-    (the first hand's imports and caches are warm by then); None for a game too short to tell.
-    A slope, not two end points: what happens to be alive at one instant does not sway it."""
-    points = sorted((h, rss) for h, rss in by_hand.items() if h >= 2)
-    if len(points) < 3:
-        return None
-    fit = statistics.linear_regression([h for h, _ in points], [rss for _, rss in points])
-    return fit.slope / 1e6
-
-
-def rss_grown(by_hand: dict[int, int]) -> float | None:
-    """MB from the start of hand 2 to the start of the last hand."""
-    if 2 not in by_hand or max(by_hand) < 3:
-        return None
-    return (by_hand[max(by_hand)] - by_hand[2]) / 1e6
 
 
 def in_process_game(args: argparse.Namespace) -> dict[str, Any]:
@@ -193,7 +125,7 @@ def in_process_game(args: argparse.Namespace) -> dict[str, Any]:
     ids = [Identity.generate() for _ in range(n)]
     secrets = [os.urandom(32) for _ in range(n)]
     bots = [make_bot(args.strategy, args.seed + i) for i in range(n)]
-    table = LocalTable(rules, ids, secrets, os.urandom(16), bots, seed=args.seed, logs=True)
+    table = LocalTable(rules, ids, secrets, os.urandom(16), bots, seed=args.seed)
     start = time.monotonic()
     cpu = time.process_time()
     table.run()
@@ -215,8 +147,6 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    if args.memory_sites:
-        return memory.trace(args)
     progress = Progress(args.quiet)
     progress.show("game: the bound, four seats in one process")
     bound = in_process_game(args)
@@ -258,8 +188,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "ratio_to_bound": round(around / around_bound, 2),
         },
         "takeover": _takeover(net["takeover"], args.timeout),
-        "rss": _rss(net["rss"]),
-        "frames_per_write": _per_write(net["writes"]),
         "meets_ratio_target": ratio <= TARGET_RATIO,
         "meets_latency_targets": p50 <= TARGET_P50_MS and p99 <= TARGET_P99_MS,
     }
@@ -280,33 +208,13 @@ def _takeover(t: dict[str, Any] | None, timeout: float) -> dict[str, Any] | None
     }
 
 
-def _rss(peers: list[dict[int, int]]) -> dict[str, Any]:
-    """Each peer's resident memory growth per hand: min/median/max over the peers."""
-    growth = sorted(g for g in map(rss_growth, peers) if g is not None)
-    grown = [g for g in map(rss_grown, peers) if g is not None]
-    first = [p[2] / 1e6 for p in peers if 2 in p]
-    return {
-        "peers": len(growth),
-        "at_hand_2_mb": round(statistics.median(first), 1) if first else None,
-        "grown_since_hand_2_mb": round(statistics.median(grown), 2) if grown else None,
-        "mb_per_hand_min": round(growth[0], 4) if growth else None,
-        "mb_per_hand_median": round(statistics.median(growth), 4) if growth else None,
-        "mb_per_hand_max": round(growth[-1], 4) if growth else None,
-        "target_mb_per_hand": TARGET_RSS_MB_PER_HAND,
-        "meets_target": bool(growth) and growth[-1] <= TARGET_RSS_MB_PER_HAND,
-    }
-
-
 def render(r: dict[str, Any]) -> str:
-    if r["benchmark"] == "game-memory":
-        return memory.render(r)
-
     def verdict(ok: bool) -> str:
         return "meets" if ok else "MISSES"
 
     cpu = ", ".join(f"{c:.1f}" for c in r["cpu_seconds_per_peer"])
     p = r["processes"]
-    text = (
+    return (
         f"game: 4 bot peers in 4 processes over loopback TCP, to {r['target']}\n"
         f"  {r['hands']} hands; {r['wall_seconds']} s in all, {r['in_game_seconds']} s from the "
         f"lobby full to the last entry: {r['wall_per_hand_ms']} ms per hand\n"
@@ -323,32 +231,7 @@ def render(r: dict[str, Any]) -> str:
         f"p99 {r['play_latency_p99_ms']} ms, max {r['play_latency_max_ms']} ms "
         f"({verdict(r['meets_latency_targets'])} the targets {TARGET_P50_MS} / "
         f"{TARGET_P99_MS} ms)"
-    )
-    w = r["frames_per_write"]
-    if w is not None:
-        text += (f"\n  frames per write to a peer: {w['median']} (min {w['min']}, max {w['max']} "
-                 f"over the peers; {w['frames']} frames in all)")  # fmt: skip
-    return text + _rss_text(r["rss"], verdict) + _takeover_text(r["takeover"], verdict)
-
-
-def _per_write(peers: list[tuple[int, int]]) -> dict[str, float] | None:
-    ratios = sorted(f / w for f, w in peers if w)
-    if not ratios:
-        return None
-    return {"min": round(ratios[0], 2), "median": round(statistics.median(ratios), 2),
-            "max": round(ratios[-1], 2), "frames": sum(f for f, _ in peers)}  # fmt: skip
-
-
-def _rss_text(m: dict[str, Any], verdict: Callable[[bool], str]) -> str:
-    if not m["peers"]:
-        return "\n  memory: too few hands to measure a peer's RSS growth"
-    return (
-        f"\n  memory: each peer's RSS {m['at_hand_2_mb']} MB at hand 2, "
-        f"+{m['grown_since_hand_2_mb']} MB by the last (medians); its slope "
-        f"{m['mb_per_hand_min']} / {m['mb_per_hand_median']} / {m['mb_per_hand_max']} MB per "
-        f"hand (min/median/max over {m['peers']} peers; "
-        f"{verdict(m['meets_target'])} the target of {m['target_mb_per_hand']} MB)"
-    )
+    ) + _takeover_text(r["takeover"], verdict)
 
 
 def _takeover_text(t: dict[str, Any] | None, verdict: Callable[[bool], str]) -> str:

@@ -2,16 +2,13 @@
 
 No sockets and no clock: each pair of players is a link that keeps its order, as a TCP stream
 does, and the next link to deliver is drawn from a seeded generator, so a game is reproducible.
-Players relay what they take, as the node does; with ``logs``, each keeps its log apart (the
-node's file) and reads old entries back from it, holding the last hands' only. It is the bound
-`hearts bench game` measures the network against, and the table the protocol's tests run on
-(with hooks to tamper with messages, to route them differently to each player, or to act in a
-seat's place).
+Players relay what they take, as the node does. It is the bound `hearts bench game` measures
+the network against, and the table the protocol's tests run on (with hooks to tamper with
+messages, to route them differently to each player, or to act in a seat's place).
 """
 
 from __future__ import annotations
 
-import functools
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -37,9 +34,7 @@ class LocalTable:
     """Players joined by a perfect network, ``seats`` choosing for each seat. ``tamper`` may
     rewrite or drop what a player sends, ``route`` what it sends to each other player (its
     equivocation, say), ``choose`` may act for a player (returning True when it did); ``queue``
-    takes messages delivered out of any link's order (an outsider's, say). ``logs``: each
-    player's log is kept in ``self.logs`` (the table's ``_send`` fills it), and its protocol
-    reads old entries back from there rather than holding them."""
+    takes messages delivered out of any link's order (an outsider's, say)."""
 
     def __init__(
         self,
@@ -51,16 +46,11 @@ class LocalTable:
         *,
         seed: int = 1,
         table_name: str = "local table",
-        logs: bool = False,
     ) -> None:
         n = rules.players
         self.ids = list(identities)
         host = self.ids[0].public_key
         self.protos = [GameProtocol(game_id, host, self.ids[i], secrets[i]) for i in range(n)]
-        self.logs: list[list[bytes]] = [[] for _ in range(n)]  # each player's log "file"
-        if logs:
-            for proto, entries in zip(self.protos, self.logs, strict=True):
-                proto.log_reader = functools.partial(_read, entries)
         players = tuple(
             Player(f"p{i}", self.ids[i].public_key, self.protos[i].dh_public, True)
             for i in range(n)
@@ -101,10 +91,7 @@ class LocalTable:
     def _send(self, i: int, p: GameProtocol) -> None:
         """Player ``i``'s relays, then its own messages, onto its links."""
         n = len(self.protos)
-        kept = p.log_kept
-        out, entries, _ = p.drain()
-        del self.logs[i][kept:]
-        self.logs[i] += entries
+        out, _, _ = p.drain()
         for m in p.take_relays():
             named = -1 if p.forged(m) else m.envelope.sender
             for j in range(n):
@@ -128,7 +115,3 @@ class LocalTable:
                 p.submit(self.seats[i].choose(view))
                 acted = True
         return acted
-
-
-def _read(entries: list[bytes], start: int, stop: int) -> list[bytes]:
-    return entries[start:stop]

@@ -67,7 +67,7 @@ from .redeal import open_seats
 from .rekey import REJOIN, awaited, give_up, sign_rejoin, take_rejoin
 from .seating import SEATING
 from .sitdown import SIT, asked_seat, sign_sit, signer_key, take_sit, wanted
-from .state import GameState, LogReader, Status, StepRecord, StepRule
+from .state import GameState, Status, StepRecord, StepRule
 from .steps import DECISIONS, Step, StepKind
 from .tableseat import Evidence, RoundState
 from .takeover import KINDS as TAKEOVER_KINDS
@@ -226,47 +226,12 @@ class GameProtocol:
 
     @property
     def entries(self) -> list[bytes]:
-        """The log so far, as every honest peer holds it (a copy; the older hands' entries read
-        back through ``log_reader``)."""
+        """The log so far, as every honest peer holds it (a copy)."""
         return list(self._s.entries)
-
-    @property
-    def entry_count(self) -> int:
-        """How many entries the log holds so far."""
-        return len(self._s.entries)
-
-    def read_entries(self, start: int, stop: int) -> list[bytes]:
-        """The log's entries ``[start, stop)``."""
-        return self._s.entries.read(start, stop)
-
-    @property
-    def log_reader(self) -> LogReader | None:
-        """Where the entries this peer took are read back from: given one (the log file, which
-        holds every entry ``take_entries`` gave out), the protocol keeps the entries of the last
-        two hands only in memory, so a long game's memory stays flat."""
-        return self._s.entries.reader
-
-    @log_reader.setter
-    def log_reader(self, reader: LogReader | None) -> None:
-        self._s.entries.reader = reader
 
     @property
     def head(self) -> bytes:
         return self._s.head
-
-    def held(self) -> dict[str, int]:
-        """How many items of each kind this peer holds about the game now: entries in memory,
-        frames, step records, step starts, numbers seen. With a ``log_reader``, none grows with
-        the number of hands played (the older hands' are on disk, or packed in a few bytes)."""
-        s = self._s
-        return {
-            "entries": len(s.entries) - s.entries.base,
-            "frames": len(s.frames),
-            "signed": len(s.signed),
-            "steps": len(s.steps.recent),
-            "step starts": len(s.index.recent),
-            "numbers": len(self._seen),
-        }
 
     @property
     def choices(self) -> Mapping[str, Any]:
@@ -650,8 +615,8 @@ class GameProtocol:
             if take_rejoin(s, msg):  # and, as it comes back, its fresh escrow
                 self._send_own()
             return
-        if env.kind not in ("abort", *TAKEOVER_KINDS) and self._second(msg):
-            return  # a late copy of a part of a step long gone (its frame left ``frames``)
+        if env.kind not in ("abort", *TAKEOVER_KINDS):
+            self._second(msg)  # proven whenever it comes, from a seat the table plays too
         if env.sender in s.table:
             self._dropped += 1  # the table plays this seat now: its player's word is over
             return
@@ -681,7 +646,7 @@ class GameProtocol:
         ):
             self._dropped += 1  # after voting, the seat's part counts only as a vote's evidence
             return
-        if self._seen_raw(env.sender, env.seq) is not None:
+        if (env.sender, env.seq) in self._seen:
             s.frames.add(msg.raw)
             return  # the same envelope under another signature of its signer's: one message
         buf = self._future.setdefault(env.sender, {})
@@ -729,38 +694,25 @@ class GameProtocol:
         s.frames.add(msg.raw)
         self._answer_late(env.prev, env.body.get("player"))
 
-    def _second(self, msg: SignedMessage) -> bool:
+    def _second(self, msg: SignedMessage) -> None:
         """Raise if ``msg`` has other envelope bytes than a message of its signer's under its
         number (taken or waiting), or than the signer's part of the step its ``prev`` names
         (taken). Either pair proves itself, whatever number the second carries and whenever it
         comes, so it is judged at once and not in number order: a log cut back to that step
         (6.11) holds no numbers in between. The number comes first, and a peer that found the
-        step first turns to it when the other message comes (``after_abort``). True: ``msg`` is
-        that part itself, a copy (a returner's old parts are known by their step alone)."""
+        step first turns to it when the other message comes (``after_abort``)."""
         s, env = self._s, msg.envelope
-        seen_raw = self._seen_raw(env.sender, env.seq)
+        seen_raw = self._seen.get((env.sender, env.seq))
         if seen_raw is not None:
             seen = decode_frame(seen_raw)  # another frame under a taken number: rare
             if seen.envelope_bytes != msg.envelope_bytes:
                 s.frames.add(msg.raw)
                 raise CheatError(env.sender, ONE_NUMBER, pair(seen, msg))
-            return False
+            return
         part = self._part(env.sender, env.prev)
         if part is not None:
-            if part.envelope_bytes == msg.envelope_bytes:
-                return True
             s.frames.add(msg.raw)
             raise CheatError(env.sender, ONE_STEP, pair(part, msg))
-        return False
-
-    def _seen_raw(self, player: int, seq: int) -> bytes | None:
-        """The frame taken or waiting under ``player``'s number ``seq``: of the last hands from
-        memory, of older ones (numbers below its next) from the log."""
-        raw = self._seen.get((player, seq))
-        if raw is None and seq < self._s.next_seq.get(player, 0):
-            at = self._s.entries.position_of(player, seq)
-            raw = self._s.entries[at] if at is not None else None
-        return raw
 
     def _part(self, player: int, prev: bytes) -> SignedMessage | None:
         """What ``player`` signed for the step that began at ``prev``, if this peer took it."""
@@ -857,7 +809,7 @@ class GameProtocol:
         s = self._s
         s.steps[step.prev] = StepRecord({p: m.raw for p, m in step.got.items()})
         for m in step.in_order():
-            s.log(m, part=True)
+            s.log(m)
         r = s.round
         if r is not None and r.prev == step.prev and r.state is RoundState.VOTING:
             # A vote came before the seat's part did: the voter took that part only as a
@@ -867,11 +819,7 @@ class GameProtocol:
         for player in s.returned:  # numbers it signed under before it was taken over are void
             self._future.pop(player, None)
             self._seen = {k: v for k, v in self._seen.items() if k[0] != player}
-            s.entries.void(player)
         s.returned = []
-        gone = s.hand_began()
-        if gone:  # their numbers are found in the log from now on
-            self._seen = {k: v for k, v in self._seen.items() if v not in gone}
         self._play_table()
         self._send_own()
         if self._early and self._s.genesis is not None:
@@ -1027,7 +975,7 @@ class GameProtocol:
         s, env = self._s, msg.envelope
         if env.kind == VOTE:
             about, prev = env.body.get("player"), env.prev
-            recent = s.steps.last(_AHEAD) if about == s.me else []
+            recent = list(s.steps)[-_AHEAD:] if about == s.me else []
             if (
                 about == s.me
                 and prev not in s.mute
@@ -1177,7 +1125,6 @@ class GameProtocol:
         held = [*parts, *s.later, *(m for buf in self._future.values() for m in buf.values())]
         views = s.views
         self._s = GameState(s.game_id, s.host_key, s.identity, self._secret, s.choices)
-        self._s.entries.reader = s.entries.reader
         self._s.views = views
         self._s.mute = s.mute | {prev}
         self._seen, self._future, self._early, self._vouched = {}, {}, [], set()

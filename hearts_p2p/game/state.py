@@ -22,7 +22,6 @@ from .escrow import EscrowEntry
 from .events import GameEvent
 from .genesis import Genesis, Player
 from .handflow import HandFlow
-from .history import History, LogReader, StepIndex, StepRecord, Steps
 from .keys import derive, pass_key, pass_public_key
 from .outcome import Abort
 from .rekeying import Rekeying
@@ -34,7 +33,6 @@ __all__ = [
     "MAX_REASON",
     "Ahead",
     "GameState",
-    "LogReader",
     "Status",
     "StepRecord",
     "StepRule",
@@ -86,7 +84,7 @@ class GameState:
     reshuffled: set[int] = field(default_factory=set)  # hands whose deck ahead was set aside
     flip: CoinFlip | None = None
     abort: Abort | None = None
-    entries: History = field(default_factory=History)  # the older hands' read back from disk
+    entries: list[bytes] = field(default_factory=list)
     head: bytes = GENESIS_HEAD
     step: Step = field(
         default_factory=lambda: Step(0, StepId(StepKind.GENESIS), (0,), GENESIS_HEAD)
@@ -98,15 +96,11 @@ class GameState:
     outbox: list[SignedMessage] = field(default_factory=list)
     events: list[GameEvent] = field(default_factory=list)
     relays: list[SignedMessage] = field(default_factory=list)  # others' messages to pass on
-    # Every verified frame, so that copies drop at once; a step part leaves it two hands on
-    # (a copy of it is then known by its number, ``History.position_of``).
-    frames: set[bytes] = field(default_factory=set)
-    index: StepIndex = field(default_factory=StepIndex)  # where each step began, by its prev
-    steps: Steps = field(init=False)  # completed, by their prev
+    frames: set[bytes] = field(default_factory=set)  # every verified frame: copies drop at once
+    index: dict[bytes, int] = field(default_factory=lambda: {GENESIS_HEAD: 0})  # step starts
+    steps: dict[bytes, StepRecord] = field(default_factory=dict)  # completed, by their prev
+    heads: list[bytes] = field(default_factory=lambda: [GENESIS_HEAD])  # after each entry
     kept: int = 0  # entries handed to the shell that are still the log's (a verdict cuts)
-    hand_starts: tuple[int, ...] = ()  # the log's length as each of the last two hands began
-    hand_number: int = 0  # the hand those count to
-    pruned: int = 0  # entries before it are out of ``frames``, ``signed`` and the step records
     evidence: tuple[SignedMessage, ...] = ()  # the verdict's, as messages
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
     signed: set[bytes] = field(default_factory=set)  # frames this peer signed: no need to verify
@@ -142,9 +136,6 @@ class GameState:
     holders: dict[int, Player] = field(default_factory=dict)
     sits: dict[int, bytes] = field(default_factory=dict)
     consent: dict[bytes, bool] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.steps = Steps(self.index, self.entries)
 
     @property
     def step_ahead(self) -> Ahead | None:
@@ -221,42 +212,20 @@ class GameState:
         self.step = Step(hand, step, senders, self.head, any_one)
         self.index[self.head] = len(self.entries)
 
-    def log(self, msg: SignedMessage, *, part: bool = False) -> None:
+    def log(self, msg: SignedMessage) -> None:
         """Append an entry to the log (the file is the shell's: it takes them from the
-        protocol); ``part``: a step's part, under its sender's next number. The chain takes the
-        signed envelope, not the frame: a second signature of one envelope, which only its
-        signer can make, is the same message and changes nothing."""
+        protocol). The chain takes the signed envelope, not the frame: a second signature of
+        one envelope, which only its signer can make, is the same message and changes nothing."""
+        self.entries.append(msg.raw)
         self.head = chain(self.head, msg.envelope_bytes)
-        env = msg.envelope
-        self.entries.append(msg.raw, self.head, (env.sender, env.seq) if part else None)
+        self.heads.append(self.head)
 
     def cut(self, count: int) -> None:
         """Keep the first ``count`` entries only: a verdict's evidence replaces what followed."""
-        self.entries.cut(count)
-        self.head = self.entries.head
+        del self.entries[count:]
+        del self.heads[count + 1 :]
+        self.head = self.heads[-1]
         self.kept = min(self.kept, count)
-        self.pruned = min(self.pruned, count)
-        self.hand_starts = tuple(min(at, count) for at in self.hand_starts)
-
-    def hand_began(self) -> set[bytes]:
-        """A hand is dealt: what is about hands before the last one leaves memory, the entries
-        to the log file (once the shell holds them), the step records and the frames of their
-        parts to the log's packed index; the frames that left ``frames``."""
-        number = self.game.number if self.game is not None else 0
-        if number == self.hand_number:
-            return set()
-        self.hand_number = number
-        self.hand_starts = (*self.hand_starts[-1:], len(self.entries))
-        count = self.hand_starts[0]
-        if len(self.hand_starts) < 2 or count <= self.pruned:
-            return set()
-        self.steps.forget(self.index.forget(count, lambda prev: prev in self.steps.recent))
-        gone = set(self.entries.parts(self.pruned, count))
-        self.pruned = count
-        self.frames -= gone
-        self.signed -= gone
-        self.entries.forget(min(count, self.kept))
-        return gone
 
     def placed(self, tail: tuple[SignedMessage, ...]) -> bool:
         """Whether this peer has reached the step of any of ``tail``'s messages."""
@@ -271,6 +240,13 @@ class GameState:
         msg = encode_message(self.identity, env)
         self.signed.add(msg.raw)
         return msg
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """A completed step: what each sender sent (the frames), for a late message naming it."""
+
+    got: dict[int, bytes]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import functools
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -69,7 +69,6 @@ class Links(Protocol):
     def add_member(self, key: bytes) -> None: ...
 
 
-_SYNC_RUN = 64  # entries read back from the log at a time for a sync answer
 MOVE_CLOCK_SHARE = 0.75  # of the absent timeout: an honest node decides well before others wait
 MOVE_WARNING = 20.0  # seconds before the move clock runs out that the person is told
 
@@ -106,7 +105,6 @@ class GameRunner:
         self.links = links
         self.front = front
         self.log = game_log
-        protocol.log_reader = game_log.read  # the past hands' entries: from the file, not memory
         self.secrets = secrets
         self.config = config
         self._secret_seed = secret_seed
@@ -123,9 +121,6 @@ class GameRunner:
         self._timings = open(config.timings, "a") if config.timings else None  # noqa: SIM115
         if self._timings is not None:  # the game starts here: for the host, the lobby is full
             self._timings.write(f'{{"step": "0:start", "seen": {time.monotonic()}}}\n')
-        # Beside the timings, this process's resident memory at each hand's start (benchmarks).
-        self._rss = open(rss_path(config.timings), "a") if config.timings else None  # noqa: SIM115
-        self._rss_hand = 0
         self._reading: set[bytes] = set()  # the peers whose frames are read
         self._syncing = False
         self._sync_again = False
@@ -174,12 +169,8 @@ class GameRunner:
                 await self._linger()
             nursery.cancel_scope.cancel()
         self.log.close()
-        if self._rss is not None and isinstance(writes := getattr(self.links, "writes", None),
-                                                tuple):  # fmt: skip
-            self._rss.write(f'{{"frames": {writes[0]}, "writes": {writes[1]}}}\n')
-        for f in (self._timings, self._rss):
-            if f is not None:
-                f.close()
+        if self._timings is not None:
+            self._timings.close()
         return self.protocol.status
 
     async def _linger(self) -> None:
@@ -284,8 +275,6 @@ class GameRunner:
             self.log.append(e)
         if self._timings is not None:
             self._record(out, entries)
-        if self._rss is not None:
-            self._record_rss()
         for msg in relays:
             await self._relay(msg)
         for msg in out:
@@ -351,17 +340,6 @@ class GameRunner:
             env = decode_frame(raw).envelope
             self._timings.write(f'{{"step": "{env.hand}:{env.step}", "seen": {now}}}\n')
         self._timings.flush()
-
-    def _record_rss(self) -> None:
-        """This process's resident memory when a hand is dealt: a long game's must stay flat."""
-        game = self.protocol.game
-        hand = game.number if game is not None and game.hand is not None else 0
-        if hand <= self._rss_hand:
-            return
-        self._rss_hand = hand
-        assert self._rss is not None
-        self._rss.write(f'{{"hand": {hand}, "rss": {resident_bytes()}}}\n')
-        self._rss.flush()
 
     def _with_paths(self, ev: Event) -> Event:
         if isinstance(ev, GameOver | Aborted):
@@ -513,7 +491,7 @@ class GameRunner:
     async def _ask_sync(self, peer: bytes, start: int = 0) -> None:
         """Ask ``peer`` for the log from our end, or from ``start`` when it said to go on from
         there (the entries of a step cut short by its last answer are held, not yet logged)."""
-        have = max(self.protocol.entry_count, start)
+        have = max(len(self.protocol.entries), start)
         self._asked[peer] = have
         await self._send_quietly(peer, encode(Sync(have)))
 
@@ -543,27 +521,21 @@ class GameRunner:
         """The entries after ``have``, up to ``sync_bytes`` of them, then the current step's
         messages if that was all; ``Synced`` says whether to ask on."""
         p = self.protocol
+        entries = p.entries
         end, size = have, 0
-        for raw in self._entries_from(have):
-            if end > have and size + len(raw) > self.config.sync_bytes:
-                break
-            await self._send_quietly(peer, raw)
-            size += len(raw)
+        while end < len(entries) and (
+            end == have or size + len(entries[end]) <= self.config.sync_bytes
+        ):
+            size += len(entries[end])
             end += 1
-        if end < p.entry_count:
+        for raw in entries[have:end]:
+            await self._send_quietly(peer, raw)
+        if end < len(entries):
             await self._send_quietly(peer, encode(Synced(end)))
             return
         for msg in p.pending():
             await self._send_quietly(peer, msg.raw)
         await self._send_quietly(peer, encode(Synced()))
-
-    def _entries_from(self, start: int) -> Iterator[bytes]:
-        """The log's entries from ``start`` on, a run at a time (the older ones from the file)."""
-        p = self.protocol
-        while start < p.entry_count:
-            run = p.read_entries(start, start + _SYNC_RUN)
-            yield from run
-            start += len(run)
 
     async def _send_quietly(self, peer: bytes, frame: bytes) -> None:
         try:
@@ -654,22 +626,6 @@ class GameRunner:
         if player is not None and self.protocol.status is Status.RUNNING:
             self.protocol.give_up_on(player, self.config.absent_timeout)
             await self._flush()
-
-
-def rss_path(timings: Path) -> Path:
-    """Where a peer run with ``timings`` records its resident memory by hand."""
-    return timings.with_name(timings.name + ".rss")
-
-
-def resident_bytes() -> int:
-    """This process's resident set size now (Linux ``/proc``), else its peak so far."""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _action_text(action: Action) -> str:

@@ -43,7 +43,7 @@ from .lobby import (
 )
 from .runner import GameRunner, RunnerConfig
 from .store import DataDir, DataDirBusy, ResumeState
-from .watch import FedLog, LogFeed, WatchService, serving_watchers
+from .watch import FedLog, WatchService, serving_watchers
 
 __all__ = ["BotSpec", "Outcome", "PeerOptions", "SessionError", "host_game", "join_game"]
 
@@ -435,7 +435,7 @@ async def _play(
     )
     seed = secret if isinstance(secret, bytes) else b""
     watch = WatchService(front)
-    watch.entries = LogFeed(game_log)
+    watch.entries = list(game_log.entries)
     port = listener.socket.getsockname()[1]
     herald = Herald(identity, proto, front, opts.interfaces, opts.discovery, opts.name, port,
                     opts.absent_timeout)  # fmt: skip

@@ -42,7 +42,6 @@ from ..wire import WireError, pack, unpack
 __all__ = [
     "WATCH_VERSION",
     "FedLog",
-    "LogFeed",
     "WatchConfig",
     "WatchService",
     "hello_frame",
@@ -156,11 +155,9 @@ def watching_line(names: tuple[str, ...]) -> str:
 
 
 class FedLog(GameLog):
-    """The game log, each entry also handed to ``feed`` as it is written; ``cutting`` is told
-    before a verdict cuts the file back."""
+    """The game log, each entry also handed to ``feed`` as it is written."""
 
     feed: Callable[[bytes], None] | None = None
-    cutting: Callable[[int], None] | None = None
 
     @classmethod
     def open(cls, path: Path) -> FedLog:
@@ -172,43 +169,6 @@ class FedLog(GameLog):
         super().append(entry)
         if self.feed is not None:
             self.feed(entry)
-
-    def truncate(self, count: int) -> None:
-        if self.cutting is not None:
-            self.cutting(count)
-        super().truncate(count)
-
-
-class LogFeed:
-    """Every entry the log ever took, in order, for the watchers (a cut keeps them): those
-    still the file's own are read back from it, so a long game's feed holds no entry in
-    memory; only what a verdict cut from the file, and what came after, stay here."""
-
-    def __init__(self, log: FedLog) -> None:
-        self._log = log
-        self._same = len(log)  # the first entries, as the file holds them
-        self._rest: list[bytes] = []  # then: cut from the file, and what was logged since
-        log.cutting = self._cut
-
-    def __len__(self) -> int:
-        return self._same + len(self._rest)
-
-    def __getitem__(self, i: int) -> bytes:
-        if i < self._same:
-            return self._log.read(i, i + 1)[0]
-        return self._rest[i - self._same]
-
-    def append(self, entry: bytes) -> None:
-        """The log took ``entry``."""
-        if not self._rest and self._same == len(self._log) - 1:
-            self._same += 1
-        else:
-            self._rest.append(entry)
-
-    def _cut(self, count: int) -> None:
-        if count < self._same:
-            self._rest = self._log.read(count, self._same) + self._rest
-            self._same = count
 
 
 @dataclass(eq=False)
@@ -243,8 +203,7 @@ class WatchService:
         # A newcomer's sit from a watcher: whether the game took it for checking (SPEC 6.15).
         self.on_sit: Callable[[bytes], Awaitable[bool | None]] | None = None
         self.peers: list[tuple[bytes, tuple[str, int]]] = []  # the seats' addresses, to answer
-        # Every entry ever logged, in order (a cut keeps them): a ``LogFeed`` in a node.
-        self.entries: list[bytes] | LogFeed = []
+        self.entries: list[bytes] = []  # every entry ever logged, in order (a cut keeps them)
         self.watchers: list[_Watcher] = []
         self.refused = 0
         self._greeting = 0

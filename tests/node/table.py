@@ -21,20 +21,16 @@ class Table(LocalTable):
     """The test table: fixed keys and secrets, so every game is the same for a given seed."""
 
     def __init__(
-        self,
-        rules: Rules,
-        seed: int = 1,
-        strategy: str = "heuristic",
-        deal: int = 0,
-        logs: bool = False,
+        self, rules: Rules, seed: int = 1, strategy: str = "heuristic", deal: int = 0
     ) -> None:
         """``deal`` varies the players' secrets, and so every deal; ``seed`` the bots and the
         network's order."""
         n = rules.players
         secrets = [bytes([i + 9 + deal]) * 32 for i in range(n)]
         bots = [make_bot(strategy, seed + i) for i in range(n)]
-        super().__init__(rules, identities(n), secrets, GAME_ID, bots, seed=seed,
-                         table_name="test table", logs=logs)  # fmt: skip
+        super().__init__(
+            rules, identities(n), secrets, GAME_ID, bots, seed=seed, table_name="test table"
+        )
 
 
 def forge(p: GameProtocol, body: dict[str, Any]) -> SignedMessage:

@@ -12,7 +12,6 @@ import pytest
 
 from hearts_p2p import log as log_module
 from hearts_p2p.log import GameLog, LogCorrupt, SecretStore, read_log
-from hearts_p2p.node.watch import FedLog, LogFeed
 
 
 def write(path: Path, entries: list[bytes]) -> GameLog:
@@ -140,31 +139,3 @@ def test_a_torn_record_with_zeros_after_it_is_a_torn_tail(tmp_path: Path) -> Non
         f.write(struct.pack(">II", 10, 1234) + bytes(10) + bytes(100))
     loaded = read_log(p)
     assert loaded.torn and loaded.entries == [b"alpha"]
-
-
-def test_an_open_log_reads_its_entries_back_from_the_file_and_after_it_is_closed(
-    tmp_path: Path,
-) -> None:
-    log = GameLog.open(tmp_path / "g.log")
-    entries = [bytes([i]) * (i + 1) for i in range(10)]
-    for e in entries:
-        log.append(e)
-    assert log.read(3, 6) == entries[3:6] and log.read(8, 99) == entries[8:]
-    log.truncate(5)
-    log.append(b"after")
-    assert log.entries == [*entries[:5], b"after"]
-    log.close()
-    assert log.read(4, 6) == [entries[4], b"after"]
-    assert GameLog.open(tmp_path / "g.log").entries == [*entries[:5], b"after"]
-
-
-def test_the_watchers_feed_keeps_what_a_cut_took_from_the_file(tmp_path: Path) -> None:
-    log = FedLog.open(tmp_path / "g.log")
-    feed = LogFeed(log)
-    log.feed = feed.append
-    for i in range(6):
-        log.append(bytes([i]))
-    log.truncate(4)
-    log.append(b"evidence")
-    assert [feed[i] for i in range(len(feed))] == [*(bytes([i]) for i in range(6)), b"evidence"]
-    assert log.entries == [*(bytes([i]) for i in range(4)), b"evidence"]
