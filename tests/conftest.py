@@ -3,6 +3,7 @@ every property test draws the same examples on every run, in any worker."""
 
 from __future__ import annotations
 
+import compileall
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,19 @@ from hypothesis import settings
 # no example database, which the xdist workers would otherwise share.
 settings.register_profile("hearts", derandomize=True, deadline=None, database=None)
 settings.load_profile("hearts")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The package compiled once, before any test: the suite starts hundreds of ``hearts``
+    processes, and where the environment forbids writing bytecode on import
+    (``PYTHONDONTWRITEBYTECODE``, as here and on CI) each would compile every module again (about
+    half a second of CPU). An installed copy has its bytecode from pip; this gives the checkout
+    the same. Only the controller compiles; the xdist workers find it done."""
+    if hasattr(session.config, "workerinput"):
+        return
+    root = Path(__file__).resolve().parent.parent
+    for folder in ("hearts_p2p", "cli"):
+        compileall.compile_dir(root / folder, quiet=1)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
