@@ -71,6 +71,7 @@ class Links(Protocol):
 
 MOVE_CLOCK_SHARE = 0.75  # of the absent timeout: an honest node decides well before others wait
 MOVE_WARNING = 20.0  # seconds before the move clock runs out that the person is told
+SYNC_SPACING = 0.25  # seconds between two fsyncs of the log: power loss costs at most this much
 
 
 @dataclass(frozen=True)
@@ -301,7 +302,10 @@ class GameRunner:
             self.protocol.consent(ev.key, True)
 
     def _request_sync(self) -> None:
-        """fsync in a worker thread, off the path of the game; requests made meanwhile coalesce."""
+        """fsync in a worker thread, off the path of the game, at most once per
+        ``SYNC_SPACING``: the requests made meanwhile share the next one. A handoff to the
+        thread costs the game's loop more than the fsync itself, and a bot game asks for one
+        every few milliseconds."""
         if self._syncing:
             self._sync_again = True
             return
@@ -313,6 +317,7 @@ class GameRunner:
                     self._sync_again = False
                     # Abandoned on cancel: closing the log syncs it again, so leaving never waits.
                     await trio.to_thread.run_sync(self.log.sync, abandon_on_cancel=True)
+                    await trio.sleep(SYNC_SPACING)
                     if not self._sync_again:
                         return
             finally:
