@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+import threading
 from pathlib import Path
 
+import pytest
 import trio
 
 from hearts_p2p.bots import make_bot
@@ -14,6 +17,7 @@ from hearts_p2p.frontend import FrontEnd, Notice
 from hearts_p2p.game import GameProtocol, Status
 from hearts_p2p.log import GameLog, SecretStore
 from hearts_p2p.node import GameRunner, RunnerConfig
+from hearts_p2p.node.runner import SYNC_SPACING
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import SignedMessage, decode_frame, decode_peer_frame
 
@@ -106,6 +110,43 @@ async def test_runners_play_a_whole_game(tmp_path: Path, autojump_clock: trio.ab
     assert statuses == [Status.FINISHED] * 4
     logs = {(tmp_path / f"p{i}.log").read_bytes() for i in range(4)}
     assert len(logs) == 1
+
+
+async def test_the_log_is_fsynced_at_most_every_spacing_and_whole_at_the_end(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot game asks for an fsync after every trick and deck step, hundreds of times at
+    virtual time 0. The worker thread syncs a log at most once per ``SYNC_SPACING``, and what
+    it leaves unsynced is synced when the log closes."""
+    syncs: dict[int, list[float]] = {}
+    closed: list[int] = []
+    requests = 0
+    plain_sync, plain_close = GameLog.sync, GameLog.close
+    plain_request = GameRunner._request_sync
+
+    def sync(self: GameLog) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            syncs.setdefault(id(self), []).append(autojump_clock.current_time())
+        plain_sync(self)
+
+    def close(self: GameLog) -> None:
+        closed.append(id(self))
+        plain_close(self)
+
+    def request(self: GameRunner) -> None:
+        nonlocal requests
+        requests += 1
+        plain_request(self)
+
+    monkeypatch.setattr(GameLog, "sync", sync)
+    monkeypatch.setattr(GameLog, "close", close)
+    monkeypatch.setattr(GameRunner, "_request_sync", request)
+    table = Table(Rules(players=4, target=20), seed=2)
+    assert await run_table(tmp_path, table, timeout=120) == [Status.FINISHED] * 4
+    assert len(syncs) == 4 and sorted(syncs) == sorted(closed)
+    for times in syncs.values():
+        assert all(b - a >= SYNC_SPACING for a, b in itertools.pairwise(times))
+    assert requests > 10 * sum(len(times) for times in syncs.values())
 
 
 async def test_a_connected_peer_that_withholds_a_message_is_taken_over(
