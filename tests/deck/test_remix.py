@@ -3,6 +3,8 @@ cannot tell a received card from a kept one; a false remix or slot open is named
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 
 from hearts_p2p.cards import QUEEN_SPADES, cards_of
@@ -17,6 +19,7 @@ from hearts_p2p.deck import (
     Reveal,
     SeatDeck,
     SeededRandomness,
+    audit_hand,
     encrypt,
 )
 from hearts_p2p.deck.curve import CARD_POINTS, ORDER, scalar_bytes
@@ -298,3 +301,40 @@ def test_each_remix_is_checked_as_its_reveal_comes_and_the_audit_agrees(
         assert calls == [] and watcher._remix_checked == {}
     else:
         assert sorted(watcher._remix_checked) == list(range(players))
+
+
+class SwapsWithAPartner(SeatDeck):
+    """Seats 1 and 2 collude: each remixes the other's lowest held position in place of its
+    own lowest, so every position is still in exactly one remix and every card comes out once:
+    only the remix proofs can tell. The proof is the real prover's, over its true positions."""
+
+    partner: ClassVar[dict[int, int]] = {1: 2, 2: 1}
+
+    def _remix(self) -> Remix:
+        honest = super()._remix()
+        mine = self.public.held(self.seat)[0]
+        theirs = self.public.held(self.partner[self.seat])[0]
+        k = self._slot_positions.index(mine)
+        entry = encrypt(self._remix_keys[k], self.public.locks[-1].deck[theirs])
+        return replace(honest, deck=(*honest.deck[:k], entry, *honest.deck[k + 1 :]))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("seed", [b"", b"collusion 1", b"collusion 2"])
+def test_two_colluders_swapping_positions_are_named_by_the_seeded_challenge(seed: bytes) -> None:
+    params, keys = make_params(4, seed=seed)
+    seats = [
+        (SwapsWithAPartner if s in (1, 2) else SeatDeck)(
+            params, s, keys[s], SeededRandomness(seed + b"seat %d" % s)
+        )
+        for s in range(4)
+    ]
+    table = Loopback(seats)
+    table.run()
+    honest = {0, 3}
+    named = {
+        table.errors[s].seat for s in honest if isinstance(table.errors.get(s), DeckCheatError)
+    }
+    assert set(table.errors) >= honest and len(named) == 1 and named <= {1, 2}, table.errors
+    assert all("its remix proof fails" in str(table.errors[s]) for s in honest)
+    offline = audit_hand(params, table.transcript)
+    assert offline.culprits == named
