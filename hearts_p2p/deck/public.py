@@ -686,9 +686,10 @@ class PublicHand:
         is not clean, first recompute every shuffle and lock step from the revealed secrets.
         Needs every seat's reveal.
 
-        A clean hand's deal is its opens: each proved its card at its position (or slot, whose
-        position the remix check gives), so no shuffle needs recomputing (SPEC 4.4 step 9).
-        ``own`` is the auditing seat, whose own steps need no recomputation.
+        A clean hand without a pass has its deal in its opens: each proved its card at its
+        position, so no shuffle needs recomputing. A clean remixed hand reveals nothing: its
+        remixes were proven and its slots opened on receipt, so it gives the held hands alone
+        (SPEC 4.4 step 9). ``own`` is the auditing seat, whose own steps need no recomputation.
         """
         if len(self.reveals) < self.n:
             raise DeckUsageError(f"the audit needs every reveal; owed: {self.owed()}")
