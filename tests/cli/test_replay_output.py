@@ -54,7 +54,7 @@ def test_a_voided_hand_is_shown_by_audit_and_replay() -> None:
     assert 1 not in [h["number"] for h in game["hands"]]
 
 
-def test_a_clean_hands_passes_are_shown_private_and_a_stopped_hands_with_their_cards() -> None:
+def test_a_clean_hands_passes_are_shown_private_and_a_claimed_hands_with_their_cards() -> None:
     """Through the real program: the clean remixed hand of ``valid.log`` says each pass is
     private, in text and JSON; a claimed hand is not clean, reveals every key, and shows them."""
     run = hearts("replay", str(VECTORS / "valid.log"))
