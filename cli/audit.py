@@ -227,10 +227,13 @@ def _before_tricks(report: AuditReport, hand: HandSummary, style: Style) -> list
         return clean(report.name(seat), 60)
 
     out = []
-    for seat, cards in enumerate(hand.exposed):
-        if cards:
-            out.append(f"  {name(seat)} exposed {' '.join(_card(style, c) for c in cards)}")
+    for seat, shown_cards in enumerate(hand.exposed):
+        if shown_cards:
+            out.append(f"  {name(seat)} exposed {' '.join(_card(style, c) for c in shown_cards)}")
     for src, dst, cards in hand.passes:
+        if cards is None:
+            out.append(f"  {name(src)} passed to {name(dst)}: private")
+            continue
         shown = " ".join(_card(style, c) for c in cards)
         out.append(f"  {name(src)} passed {shown} to {name(dst)}")
     return out

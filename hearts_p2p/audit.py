@@ -95,7 +95,8 @@ class HandSummary:
     number: int
     dealer: int
     pass_direction: str
-    passes: tuple[tuple[int, int, tuple[str, ...]], ...]  # (from seat, to seat, cards)
+    # (from seat, to seat, cards); cards None for a pass that stays private (SPEC 4.4 step 9)
+    passes: tuple[tuple[int, int, tuple[str, ...] | None], ...]
     tricks: tuple[TrickSummary, ...]
     points: tuple[int, ...]
     moon: int | None
@@ -111,7 +112,10 @@ class HandSummary:
             "number": self.number,
             "dealer": self.dealer,
             "pass": self.pass_direction,
-            "passes": [{"from": f, "to": t, "cards": list(c)} for f, t, c in self.passes],
+            "passes": [
+                {"from": f, "to": t, "cards": None if c is None else list(c)}
+                for f, t, c in self.passes
+            ],
             "tricks": [t.to_json() for t in self.tricks],
             "points": list(self.points),
             "moon": self.moon,
@@ -552,7 +556,7 @@ def hand_summary(record: HandRecord, genesis: Genesis) -> HandSummary:
     n = rules.players
     targets = [rules.pass_target(s, record.number) for s in range(n)]
     passes = tuple(
-        (s, t, tuple(str(CARDS[c]) for c in range(52) if record.passed[s] >> c & 1))
+        (s, t, None if (p := record.passed[s]) is None else tuple(str(c) for c in cards_of(p)))
         for s, t in enumerate(targets)
         if t is not None
     )

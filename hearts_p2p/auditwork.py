@@ -35,7 +35,7 @@ __all__ = ["AheadChecks", "default_workers"]
 
 DECK_KINDS = frozenset(
     {"shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "pass_commit", "pass_reveal", "remix",
-     "play", "reveal"}
+     "remix_share", "remix_answer", "play", "reveal"}
 )  # fmt: skip
 """The envelope kinds that carry a deck message."""
 

@@ -48,7 +48,8 @@ KINDS = frozenset(
     {
         "genesis", "accept", "flip_commit", "escrow_open", "flip_reveal",
         "shuffle", "echo_shuffle", "lock", "echo_lock", "deal", "dealt",
-        "pass_commit", "pass_reveal", "passed", "remix", "play", "moon", "reveal", "end",
+        "pass_commit", "pass_reveal", "passed", "remix", "remix_share", "remix_answer",
+        "play", "moon", "reveal", "end",
         "expose", "expose_fourth",
         "abort", "takeover", "recover",
         "seats", "rekey", "welcome", "reclaim", "rejoin", "sit",

@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..bots import make_bot
 from ..deck import HandParams
+from ..deck.params import PROOF_ROUNDS
 from ..deck.passbox import open_box, public_bytes, seal_box
 from ..deck.randomness import SeededRandomness
 from ..game import LocalTable, Status
@@ -66,8 +67,9 @@ def game_log(path: Path, rules: Rules, seed: int) -> int:
 def operations(rules: Rules, entries: Iterable[tuple[int, str]]) -> dict[str, int]:
     """What an audit of a log of clean hands must compute, from each entry's (hand, kind): a
     signature check per entry; each shuffled or locked deck decoded once; each open a key and a
-    multiplication; each remix its entries decoded, and each a key and a multiplication; each
-    pass its box opened."""
+    multiplication; each remix its entries decoded; each remix answer R keys and
+    multiplications per entry, the seat's held entries decoded and, for the about R/2 rounds
+    opened to the output, that round's list. A clean remixed hand opens no pass box."""
     n = rules.players
     m = HandParams.for_rules(rules, b"bench", 1, [bytes(32)] * n).size
     share = m // n
@@ -82,10 +84,11 @@ def operations(rules: Rules, entries: Iterable[tuple[int, str]]) -> dict[str, in
             ops["derive"] += 1
             ops["multiply"] += 1
         elif kind == "remix":
-            for op in ("derive", "decode", "multiply"):
-                ops[op] += share
-        elif kind == "pass_reveal":
-            ops["unseal"] += 1
+            ops["decode"] += share
+        elif kind == "remix_answer":
+            ops["derive"] += PROOF_ROUNDS * share
+            ops["multiply"] += PROOF_ROUNDS * share
+            ops["decode"] += share * (1 + PROOF_ROUNDS // 2)
     return ops
 
 

@@ -17,12 +17,14 @@ from .messages import (
     PassCommit,
     PassReveal,
     Remix,
+    RemixAnswer,
+    RemixShare,
     Reveal,
     Shuffle,
     Stage,
     message_from_wire,
 )
-from .params import PASS_COUNT, HandParams, position_owner
+from .params import PASS_COUNT, PROOF_ROUNDS, HandParams, position_owner
 from .public import AuditResult, PassRecord, Phase, Play, PublicHand, audit_hand
 from .randomness import Randomness, SeededRandomness, SystemRandomness
 from .seat import SeatDeck, new_pass_key
@@ -31,6 +33,7 @@ __all__ = [
     "CARD_POINTS",
     "ORDER",
     "PASS_COUNT",
+    "PROOF_ROUNDS",
     "AuditResult",
     "DealKeys",
     "DeckCheatError",
@@ -53,6 +56,8 @@ __all__ = [
     "PublicHand",
     "Randomness",
     "Remix",
+    "RemixAnswer",
+    "RemixShare",
     "Reveal",
     "SeatDeck",
     "SeededRandomness",

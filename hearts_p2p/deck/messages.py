@@ -25,6 +25,8 @@ __all__ = [
     "PassCommit",
     "PassReveal",
     "Remix",
+    "RemixAnswer",
+    "RemixShare",
     "Reveal",
     "Shuffle",
     "Stage",
@@ -35,6 +37,7 @@ MAX_ENTRIES = 52
 MAX_SEATS = 6
 MAX_REASON = 200
 MAX_SEALED = 1024
+MAX_ROUNDS = 64
 
 
 class Kind(StrEnum):
@@ -45,6 +48,8 @@ class Kind(StrEnum):
     PASS_COMMIT = "pass_commit"
     PASS_REVEAL = "pass_reveal"
     REMIX = "remix"
+    REMIX_SHARE = "remix_share"
+    REMIX_ANSWER = "remix_answer"
     OPEN = "open"
     REVEAL = "reveal"
 
@@ -98,6 +103,14 @@ def _bytes_list(d: dict[str, Any], key: str, length: int) -> tuple[bytes, ...]:
 
 def _int_list(d: dict[str, Any], key: str, bound: int) -> tuple[int, ...]:
     return tuple(_int({key: v}, key, bound) for v in _list(d, key, MAX_ENTRIES))
+
+
+def _rounds(d: dict[str, Any], key: str, parse: Any) -> tuple[Any, ...]:
+    """A list of at most ``MAX_ROUNDS`` lists, each parsed by ``parse`` as a field of its own."""
+    v = d[key]
+    if not isinstance(v, list) or len(v) > MAX_ROUNDS:
+        raise DeckMessageError(f"{key} must be a list of at most {MAX_ROUNDS} lists")
+    return tuple(parse({key: item}, key) for item in v)
 
 
 @dataclass(frozen=True)
@@ -248,19 +261,80 @@ class PassReveal:
 class Remix:
     """After the pass, the seat's hand afresh: each position it holds under a new key of its
     own, in an order of its own, so a received card cannot be told from a kept one when played.
+
+    ``proof`` holds the intermediate lists of its proof that ``deck`` is its held positions
+    re-keyed and re-ordered, and ``share`` the commitment to its share of the proofs' challenge.
     """
 
     KIND: ClassVar[Kind] = Kind.REMIX
     seat: int
     deck: tuple[bytes, ...]
+    proof: tuple[tuple[bytes, ...], ...]
+    share: bytes
 
     def to_wire(self) -> dict[str, Any]:
-        return {"kind": self.KIND.value, "seat": self.seat, "deck": list(self.deck)}
+        return {
+            "kind": self.KIND.value,
+            "seat": self.seat,
+            "deck": list(self.deck),
+            "proof": [list(mid) for mid in self.proof],
+            "share": self.share,
+        }
 
     @classmethod
     def from_wire(cls, d: Any) -> Remix:
-        d = _fields(d, cls.KIND, ("deck",))
-        return cls(d["seat"], _bytes_list(d, "deck", 32))
+        d = _fields(d, cls.KIND, ("deck", "proof", "share"))
+        return cls(
+            d["seat"],
+            _bytes_list(d, "deck", 32),
+            _rounds(d, "proof", lambda item, key: _bytes_list(item, key, 32)),
+            _bytes(d["share"], "share", 32),
+        )
+
+
+@dataclass(frozen=True)
+class RemixShare:
+    """The seat's share of the remix proofs' challenge, opening the commitment in its remix."""
+
+    KIND: ClassVar[Kind] = Kind.REMIX_SHARE
+    seat: int
+    share: bytes
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"kind": self.KIND.value, "seat": self.seat, "share": self.share}
+
+    @classmethod
+    def from_wire(cls, d: Any) -> RemixShare:
+        d = _fields(d, cls.KIND, ("share",))
+        return cls(d["seat"], _bytes(d["share"], "share", 32))
+
+
+@dataclass(frozen=True)
+class RemixAnswer:
+    """The seat's answer to its remix proof's challenge: per round, the order and keys of the
+    half the round's bit asks for."""
+
+    KIND: ClassVar[Kind] = Kind.REMIX_ANSWER
+    seat: int
+    orders: tuple[tuple[int, ...], ...]
+    keys: tuple[tuple[bytes, ...], ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "kind": self.KIND.value,
+            "seat": self.seat,
+            "orders": [list(o) for o in self.orders],
+            "keys": [list(k) for k in self.keys],
+        }
+
+    @classmethod
+    def from_wire(cls, d: Any) -> RemixAnswer:
+        d = _fields(d, cls.KIND, ("orders", "keys"))
+        return cls(
+            d["seat"],
+            _rounds(d, "orders", lambda item, key: _int_list(item, key, MAX_ENTRIES)),
+            _rounds(d, "keys", lambda item, key: _bytes_list(item, key, 32)),
+        )
 
 
 @dataclass(frozen=True)
@@ -364,11 +438,33 @@ class Reveal:
 
 
 Message: TypeAlias = (
-    Shuffle | Echo | Lock | DealKeys | PassCommit | PassReveal | Remix | Open | Reveal
+    Shuffle
+    | Echo
+    | Lock
+    | DealKeys
+    | PassCommit
+    | PassReveal
+    | Remix
+    | RemixShare
+    | RemixAnswer
+    | Open
+    | Reveal
 )
 _BY_KIND: dict[str, type[Message]] = {
     cls.KIND.value: cls
-    for cls in (Shuffle, Echo, Lock, DealKeys, PassCommit, PassReveal, Remix, Open, Reveal)
+    for cls in (
+        Shuffle,
+        Echo,
+        Lock,
+        DealKeys,
+        PassCommit,
+        PassReveal,
+        Remix,
+        RemixShare,
+        RemixAnswer,
+        Open,
+        Reveal,
+    )
 }
 
 

@@ -9,9 +9,10 @@ from functools import cached_property
 from ..cards import cards_of
 from ..rules import Rules, deck_mask, position_owner
 
-__all__ = ["MAX_GAME_ID", "PASS_COUNT", "HandParams", "position_owner"]
+__all__ = ["MAX_GAME_ID", "PASS_COUNT", "PROOF_ROUNDS", "HandParams", "position_owner"]
 
 PASS_COUNT = 3
+PROOF_ROUNDS = 16  # rounds of each remix proof: a false remix passes with odds 2^-16 (SPEC 4.4)
 MAX_GAME_ID = 64
 
 

@@ -39,14 +39,39 @@ from .messages import (
     PassCommit,
     PassReveal,
     Remix,
+    RemixAnswer,
+    RemixShare,
     Reveal,
     Shuffle,
     Stage,
 )
-from .params import PASS_COUNT, HandParams
+from .params import PASS_COUNT, PROOF_ROUNDS, HandParams
 from .passbox import SEALED_LEN, open_box, public_bytes
+from .shuffleproof import (
+    ProofCommitment,
+    ProofResponse,
+    RoundOpening,
+    challenge_bits,
+    check_commitment,
+    check_response,
+    joint_challenge,
+    share_commitment,
+)
 
-__all__ = ["AuditResult", "PassRecord", "Phase", "Play", "PublicHand", "audit_hand"]
+__all__ = [
+    "AuditResult",
+    "PassRecord",
+    "Phase",
+    "Play",
+    "PublicHand",
+    "audit_hand",
+    "remix_label",
+]
+
+
+def remix_label(seat: int) -> bytes:
+    """The label of ``seat``'s remix proof in its challenge bits: ``seat (1) ‖ "remix"``."""
+    return bytes((seat,)) + b"remix"
 
 
 class Phase(IntEnum):
@@ -60,11 +85,13 @@ class Phase(IntEnum):
     PASS_COMMIT = 6
     PASS_REVEAL = 7
     REMIX = 8
-    PLAY = 9
-    REVEAL = 10
-    AUDIT = 11
-    DONE = 12
-    FAILED = 13
+    REMIX_SHARE = 9
+    REMIX_ANSWER = 10
+    PLAY = 11
+    REVEAL = 12
+    AUDIT = 13
+    DONE = 14
+    FAILED = 15
 
 
 @dataclass(frozen=True)
@@ -92,6 +119,10 @@ class AuditResult:
 
     ``stopped_by`` is the seat whose early reveal stopped the hand, with its reason. The deck
     cannot blame it: if neither this audit nor the rules replay finds a fault, the caller should.
+
+    ``passes_private`` is set for a clean remixed hand, whose reveals carry no key: ``held``
+    (each seat's cards after the pass, from its slots' opens) is then all that is known, and
+    ``cards``, ``dealt`` and ``passes`` are empty; ``plays`` name slots.
     """
 
     cards: tuple[int, ...]
@@ -101,6 +132,7 @@ class AuditResult:
     plays: tuple[Play, ...]
     stopped_by: tuple[int, str] | None
     problems: tuple[DeckCheatError, ...]
+    passes_private: bool = False
 
     @property
     def ok(self) -> bool:
@@ -126,6 +158,9 @@ class PublicHand:
         self.pass_commits: dict[int, PassCommit] = {}
         self.pass_reveals: dict[int, PassReveal] = {}
         self.remixes: dict[int, Remix] = {}
+        self.shares: dict[int, RemixShare] = {}
+        self.answers: dict[int, RemixAnswer] = {}
+        self.bits: dict[int, tuple[bool, ...]] = {}  # each remix proof's challenge, once known
         self.share = self.m // self.n
         self.holder: list[int] = list(params.dealt_to)
         self.opens: list[Open] = []
@@ -166,6 +201,8 @@ class PublicHand:
             (self.params.passing and len(self.pass_commits) < n, Phase.PASS_COMMIT),
             (self.params.passing and len(self.pass_reveals) < n, Phase.PASS_REVEAL),
             (self.params.passing and len(self.remixes) < n, Phase.REMIX),
+            (self.params.passing and len(self.shares) < n, Phase.REMIX_SHARE),
+            (self.params.passing and len(self.answers) < n, Phase.REMIX_ANSWER),
         )
         return next((phase for pending, phase in steps if pending), Phase.PLAY)
 
@@ -184,6 +221,8 @@ class PublicHand:
             Phase.PASS_COMMIT: (self.pass_commits, Kind.PASS_COMMIT),
             Phase.PASS_REVEAL: (self.pass_reveals, Kind.PASS_REVEAL),
             Phase.REMIX: (self.remixes, Kind.REMIX),
+            Phase.REMIX_SHARE: (self.shares, Kind.REMIX_SHARE),
+            Phase.REMIX_ANSWER: (self.answers, Kind.REMIX_ANSWER),
             Phase.REVEAL: (self.reveals, Kind.REVEAL),
         }
         if phase not in have:
@@ -197,6 +236,12 @@ class PublicHand:
         """Whether every card came out once under its proof, with no alarm and no anomaly: the
         hand needs no shuffle key or permutation to be audited, so its reveals carry none."""
         return self.stopped_by is None and self.anomaly is None and len(self.opened) == self.m
+
+    @property
+    def passes_private(self) -> bool:
+        """Whether the hand is clean and remixed: its reveals then carry no key at all, so
+        nobody learns which position (hence which dealt card) any slot held."""
+        return self.remixed and self.clean
 
     @property
     def fresh(self) -> bool:
@@ -282,8 +327,12 @@ class PublicHand:
                 return dealt and len(self.pass_commits) == n
             case Remix():
                 return dealt and len(self.pass_reveals) == n
+            case RemixShare():
+                return dealt and self.remixed
+            case RemixAnswer():
+                return dealt and len(self.shares) == n
             case Open():
-                passed = not self.params.passing or self.remixed
+                passed = not self.params.passing or len(self.answers) == n
                 return dealt and passed
 
     def _apply(self, msg: Message, trusted: bool) -> None:
@@ -318,6 +367,12 @@ class PublicHand:
             case Remix():
                 if not self._repeat(msg, self.remixes.get(msg.seat)):
                     self._on_remix(msg, trusted)
+            case RemixShare():
+                if not self._repeat(msg, self.shares.get(msg.seat)):
+                    self._on_share(msg, trusted)
+            case RemixAnswer():
+                if not self._repeat(msg, self.answers.get(msg.seat)):
+                    self._on_answer(msg, trusted)
             case Open():
                 self._on_open(msg, trusted)
             case Reveal():
@@ -426,7 +481,62 @@ class PublicHand:
             raise DeckCheatError(msg.seat, "sent a remix in a hand without a pass")
         if not trusted:  # the entries are checked, not kept: a slot's open compares bytes
             _entries(msg.seat, "its remixed hand", msg.deck, self.share)
+            proof = ProofCommitment(msg.proof)
+            why = check_commitment(self.remix_input(msg.seat), msg.deck, proof, PROOF_ROUNDS)
+            if why is not None:
+                raise DeckCheatError(msg.seat, f"its remix proof is malformed: {why}")
         self.remixes[msg.seat] = msg
+
+    def remix_input(self, seat: int) -> tuple[bytes, ...]:
+        """What ``seat``'s remix proof starts from: ``F`` at its held positions, ascending."""
+        final = self.locks[-1].deck
+        return tuple(final[i] for i in self.held(seat))
+
+    def _on_share(self, msg: RemixShare, trusted: bool) -> None:
+        committed = self.remixes[msg.seat].share
+        if not trusted and share_commitment(self.params.context, msg.seat, msg.share) != committed:
+            raise DeckCheatError(msg.seat, "its challenge share does not match its commitment")
+        self.shares[msg.seat] = msg
+        if len(self.shares) == self.n:
+            challenge = joint_challenge(
+                self.params.context, [self.shares[s].share for s in range(self.n)]
+            )
+            for s in range(self.n):
+                remix = self.remixes[s]
+                self.bits[s] = challenge_bits(
+                    challenge,
+                    remix_label(s),
+                    self.remix_input(s),
+                    remix.deck,
+                    ProofCommitment(remix.proof),
+                )
+
+    def _on_answer(self, msg: RemixAnswer, trusted: bool) -> None:
+        if not trusted:
+            self._check_answer(msg)
+        self.answers[msg.seat] = msg
+
+    def _check_answer(self, msg: RemixAnswer) -> None:
+        """The remix proof's answer opens every round's half its bit asks for: ``R·H`` key
+        derivations and products, once per remix, before the first play."""
+        seat = msg.seat
+        if len(msg.orders) != len(msg.keys):
+            raise DeckCheatError(
+                seat, f"its remix proof answers {len(msg.orders)} orders, {len(msg.keys)} keys"
+            )
+        response = ProofResponse(
+            tuple(RoundOpening(o, k) for o, k in zip(msg.orders, msg.keys, strict=True))
+        )
+        remix = self.remixes[seat]
+        why = check_response(
+            self.remix_input(seat),
+            remix.deck,
+            ProofCommitment(remix.proof),
+            response,
+            self.bits[seat],
+        )
+        if why is not None:
+            raise DeckCheatError(seat, f"its remix proof fails: {why}")
 
     def final_point(self, position: int) -> Point:
         return self.points(Stage.LOCK, self.n - 1)[position]
@@ -537,13 +647,20 @@ class PublicHand:
         if early and msg.reason and self.stopped_by is None:
             self.stopped_by = (msg.seat, msg.reason)
         self.reveals[msg.seat] = msg
-        if not trusted and self.remixed:
+        if not trusted and self.remixed and not self.passes_private:
             # Its remix is checked now, while the other reveals are still on their way: the
             # audit, once the last one is in, has only that one's left (same verdicts).
             self._remix_checked[msg.seat] = self._remix_problem(msg.seat)
 
     def _check_reveal(self, msg: Reveal) -> None:
         seat, m = msg.seat, self.m
+        if self.passes_private:
+            secrets = (msg.shuffle_key, msg.permutation, msg.lock_keys, msg.lock_nonces)
+            if any(secrets) or msg.pass_secret or msg.remix_keys or msg.remix_order:
+                raise DeckCheatError(
+                    seat, "revealed a key, nonce, order or pass secret in a clean remixed hand"
+                )
+            return
         if self.clean:
             if msg.shuffle_key or msg.permutation:
                 raise DeckCheatError(seat, "revealed a shuffle key or permutation in a clean hand")
@@ -569,12 +686,16 @@ class PublicHand:
         is not clean, first recompute every shuffle and lock step from the revealed secrets.
         Needs every seat's reveal.
 
-        A clean hand's deal is its opens: each proved its card at its position (or slot, whose
-        position the remix check gives), so no shuffle needs recomputing (SPEC 4.4 step 9).
-        ``own`` is the auditing seat, whose own steps need no recomputation.
+        A clean hand without a pass has its deal in its opens: each proved its card at its
+        position, so no shuffle needs recomputing. A clean remixed hand reveals nothing: its
+        remixes were proven and its slots opened on receipt, so it gives the held hands alone
+        (SPEC 4.4 step 9). ``own`` is the auditing seat, whose own steps need no recomputation.
         """
         if len(self.reveals) < self.n:
             raise DeckUsageError(f"the audit needs every reveal; owed: {self.owed()}")
+        if self.passes_private:
+            self.result = self._private_result()
+            return self.result
         clean = self.clean
         problems = [] if clean else self._audit_shuffles(own) + self._audit_locks(own)
         problems += self._audit_passes(own) + self._audit_remixes(own)
@@ -711,6 +832,14 @@ class PublicHand:
                 index = perm[index]
             out.append(self.params.cards[index])
         return tuple(out)
+
+    def _private_result(self) -> AuditResult:
+        """A clean remixed hand: every remix proven and every slot opened on receipt, so each
+        seat held exactly its slots' cards after the pass; which of them it was dealt, and so
+        what it passed, is known to nobody else (SPEC 4.4 step 9)."""
+        held = tuple(mask_of(self.opened[q] for q in self.slots(s)) for s in range(self.n))
+        plays = tuple(Play(o.seat, o.position, o.card) for o in self.opens)
+        return AuditResult((), (), held, (), plays, None, (), passes_private=True)
 
     def _result(self, cards: tuple[int, ...], problems: list[DeckCheatError]) -> AuditResult:
         n = self.n

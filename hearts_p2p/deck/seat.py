@@ -27,14 +27,17 @@ from .messages import (
     PassCommit,
     PassReveal,
     Remix,
+    RemixAnswer,
+    RemixShare,
     Reveal,
     Shuffle,
     Stage,
 )
-from .params import PASS_COUNT, HandParams
+from .params import PASS_COUNT, PROOF_ROUNDS, HandParams
 from .passbox import open_box, public_bytes, seal_box
 from .public import AuditResult, Phase, PublicHand
 from .randomness import Randomness, SystemRandomness, random_permutation, random_scalar
+from .shuffleproof import SHARE_LEN, RoundSecret, Witness, commit, respond, share_commitment
 
 __all__ = ["SeatDeck", "new_pass_key"]
 
@@ -48,8 +51,8 @@ class SeatDeck:
     """The deck protocol as seen by seat ``seat``.
 
     Secrets are drawn from ``rng`` in a fixed order (shuffle key, permutation, lock keys, lock
-    nonces; later the pass nonce, the ephemeral key, then the remix order and keys) so a seeded
-    source reproduces a hand exactly.
+    nonces; later the pass nonce, the ephemeral key, then the remix order and keys, its proof's
+    rounds and its challenge share) so a seeded source reproduces a hand exactly.
     """
 
     def __init__(
@@ -78,6 +81,8 @@ class SeatDeck:
         self._remix_order: tuple[int, ...] = ()
         self._remix_keys: tuple[int, ...] = ()
         self._slot_positions: tuple[int, ...] = ()  # the position each slot of its remix holds
+        self._proof_secrets: tuple[RoundSecret, ...] = ()
+        self._share = b""
         self._pass: tuple[tuple[int, ...], bytes] | None = None
         self._ephemeral: X25519PrivateKey | None = None
         self._learned = False
@@ -102,6 +107,16 @@ class SeatDeck:
     @property
     def dealt(self) -> int:
         return mask_of(self._cards[i] for i in self.params.positions_of(self.seat))
+
+    @property
+    def held(self) -> int:
+        """Mask of the cards this seat holds after the pass (dealt and kept, or received)."""
+        return mask_of(self._cards[i] for i in self.public.held(self.seat) if i in self._cards)
+
+    @property
+    def passed(self) -> int:
+        """Mask of the cards this seat passed (0 before it chose, or in a no-pass hand)."""
+        return mask_of(self._cards[i] for i in self._pass[0]) if self._pass else 0
 
     @property
     def received(self) -> int:
@@ -257,6 +272,10 @@ class SeatDeck:
             return self._pass_reveal()
         if phase is Phase.REMIX and seat not in pub.remixes:
             return self._remix()
+        if phase is Phase.REMIX_SHARE and seat not in pub.shares:
+            return RemixShare(seat, self._share)
+        if phase is Phase.REMIX_ANSWER and seat not in pub.answers:
+            return self._answer()
         return None
 
     def _shuffle(self) -> Shuffle:
@@ -312,7 +331,9 @@ class SeatDeck:
         return PassReveal(self.seat, positions, nonce, public_bytes(self._ephemeral), sealed)
 
     def _remix(self) -> Remix:
-        """The hand afresh: slot k holds position ``held[order[k]]`` under its own key."""
+        """The hand afresh: slot k holds position ``held[order[k]]`` under its own key, with
+        the intermediates of the proof of it and the commitment to this seat's challenge share.
+        """
         held = self.public.held(self.seat)
         self._remix_order = random_permutation(len(held), self._rng)
         self._remix_keys = tuple(random_scalar(self._rng) for _ in held)
@@ -321,7 +342,23 @@ class SeatDeck:
             multiply(scalar_key(u), self.public.final_point(held[j]))
             for u, j in zip(self._remix_keys, self._remix_order, strict=True)
         )
-        return Remix(self.seat, deck)
+        proof, self._proof_secrets = commit(
+            self.public.remix_input(self.seat), PROOF_ROUNDS, self._rng
+        )
+        self._share = self._rng.token_bytes(SHARE_LEN)
+        digest = share_commitment(self.params.context, self.seat, self._share)
+        return Remix(self.seat, deck, proof.lists, digest)
+
+    def _answer(self) -> RemixAnswer:
+        """The proof's answer to the joint challenge: the witness is the remix itself, since
+        ``deck[k] = E_{u_k}(xs[σ_k])`` with ``xs`` the held positions' entries of ``F``."""
+        witness = Witness(self._remix_order, self._remix_keys)
+        response = respond(witness, self._proof_secrets, self.public.bits[self.seat])
+        return RemixAnswer(
+            self.seat,
+            tuple(r.order for r in response.rounds),
+            tuple(r.keys for r in response.rounds),
+        )
 
     def _react(self, msg: Message) -> None:
         if isinstance(msg, PassReveal) and self.params.pass_targets[msg.seat] == self.seat:
@@ -356,6 +393,8 @@ class SeatDeck:
         reason = self._alarm or self.public.anomaly or ""
         remixed = self.public.remixed  # a remix made but never sent is not revealed
         clean = self.public.clean  # a clean hand is audited from its opens (SPEC 4.4 step 8)
+        if self.public.passes_private:  # proven remixes, every slot opened: nothing to show
+            return Reveal(self.seat, b"", (), (), (), b"", reason)
         return Reveal(
             self.seat,
             b"" if clean else scalar_bytes(self._shuffle_key),

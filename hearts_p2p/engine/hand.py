@@ -445,6 +445,14 @@ class HandState:
         if all(p is not None for p in self.passed):
             self._exchange()
 
+    def begin_after_pass(self) -> None:
+        """Start play with the hands dealt taken as the hands after the pass, which stays
+        unseen: the end-of-hand replay of a hand whose passes stay private starts from each
+        seat's cards after the pass (SPEC 6.8)."""
+        if self.phase is not HandPhase.PASSING:
+            raise IllegalActionError("no passing now", 0)
+        self._start_play()
+
     def apply_play(self, seat: int, card: int) -> None:
         """Play ``card`` for ``seat``, checking every rule this peer can check."""
         check_seat(seat, self.n)

@@ -32,7 +32,7 @@ from .keys import pass_public_key
 from .localtable import Chooser, LocalTable
 from .outcome import Abort, CheatError, Termination
 from .protocol import RULES, GameProtocol, ProtocolError
-from .replay import HandAction, ReplayFault, replay_hand
+from .replay import HandAction, HandTruth, ReplayFault, replay_hand
 from .state import Status, StepRule
 from .steps import DECISIONS, Step, StepId, StepKind
 
@@ -56,6 +56,7 @@ __all__ = [
     "HandRecord",
     "HandScored",
     "HandStarted",
+    "HandTruth",
     "HandVoided",
     "LocalTable",
     "PassReceived",

@@ -205,11 +205,14 @@ class SeatTaken:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """A hand as the end-of-hand audit established it: true deal, passes and every trick."""
+    """A hand as the end-of-hand audit established it: true deal, passes and every trick.
+    When the passes stay private (a clean remixed hand), a seat's dealt hand and pass are None
+    unless this peer dealt or received that pass; ``held`` is every seat's hand after it."""
 
     number: int
-    dealt: tuple[int, ...]  # mask per seat
-    passed: tuple[int, ...]  # mask per seat (0 in a no-pass hand)
+    dealt: tuple[int | None, ...]  # mask per seat
+    passed: tuple[int | None, ...]  # mask per seat (0 in a no-pass hand)
+    held: tuple[int, ...]  # mask per seat: its cards after the pass
     replay: HandState  # the hand replayed with every card known
     totals: tuple[int, ...]  # running totals after it, per seat
 

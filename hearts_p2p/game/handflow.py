@@ -7,6 +7,7 @@ the game log and holds this seat's messages until their step begins.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
@@ -28,6 +29,8 @@ from ..deck import (
     PublicHand,
     Randomness,
     Remix,
+    RemixAnswer,
+    RemixShare,
     Reveal,
     SeatDeck,
     Shuffle,
@@ -35,6 +38,7 @@ from ..deck import (
     message_from_wire,
 )
 from ..rules import Rules
+from .replay import HandTruth
 from .steps import StepId, StepKind
 
 __all__ = ["MAX_SHOWN", "HandFlow", "kind_of"]
@@ -48,6 +52,8 @@ _KINDS: dict[type, StepKind] = {
     PassCommit: StepKind.PASS_COMMIT,
     PassReveal: StepKind.PASS_REVEAL,
     Remix: StepKind.REMIX,
+    RemixShare: StepKind.REMIX_SHARE,
+    RemixAnswer: StepKind.REMIX_ANSWER,
     Open: StepKind.OPEN,
     Reveal: StepKind.REVEAL,
 }
@@ -105,7 +111,9 @@ class HandFlow:
         learned are sound. Only the seat a bad key hurts can see it; saying so at a fixed step
         lets every peer stop the hand at the same point and let the audit name the culprit.
         ``remix`` follows a sound pass: each seat's hand under fresh keys of its own, so a card
-        it received cannot be told from one it kept when it is played.
+        it received cannot be told from one it kept when it is played. ``remix_share`` and
+        ``remix_answer`` prove each remix before the first play, so a clean hand's reveals need
+        show no key and its passes stay private.
         """
         n = self.params.players
         everyone = list(range(n))
@@ -115,7 +123,14 @@ class HandFlow:
         steps += [(StepId(k.LOCK, s), [s]) for s in range(n)] + [(StepId(k.ECHO_LOCK), everyone)]
         steps += [(StepId(k.DEAL), everyone), (StepId(k.DEALT), everyone)]
         if self.params.passing:
-            for kind in (k.PASS_COMMIT, k.PASS_REVEAL, k.PASSED, k.REMIX):
+            for kind in (
+                k.PASS_COMMIT,
+                k.PASS_REVEAL,
+                k.PASSED,
+                k.REMIX,
+                k.REMIX_SHARE,
+                k.REMIX_ANSWER,
+            ):
                 steps.append((StepId(kind), everyone))
         return steps
 
@@ -243,12 +258,25 @@ class HandFlow:
         if self.deck is not None and self.deck.alarm_reason is None:
             self._queue(self.deck.alarm(reason))
 
-    def audit(self) -> tuple[tuple[int, ...], list[int]]:
-        """After every reveal: the true dealt hands and the cards each seat passed (masks)."""
+    def audit(self, also: Sequence[HandFlow] = ()) -> HandTruth:
+        """After every reveal: the true hands. When the passes stay private, each seat's dealt
+        hand and pass are known only where this seat (or a seat of ``also``, the table's) dealt
+        or received them."""
         result = self.deck.audit() if self.deck is not None else self.public.audit()
         if result.problems:
             raise result.problems[0]
-        passed = [0] * self.params.players
-        for record in result.passes:
-            passed[record.passer] = record.cards
-        return result.dealt, passed
+        n = self.params.players
+        if not result.passes_private:
+            passes = [0] * n
+            for record in result.passes:
+                passes[record.passer] = record.cards
+            return HandTruth(result.held, result.dealt, tuple(passes))
+        dealt: list[int | None] = [None] * n
+        passed: list[int | None] = [None] * n
+        for flow in (self, *also):
+            if flow.deck is not None and flow.seat is not None:
+                dealt[flow.seat], passed[flow.seat] = flow.deck.dealt, flow.deck.passed
+                passer = self.params.passer_to(flow.seat)
+                if passer is not None:
+                    passed[passer] = flow.deck.received
+        return HandTruth(result.held, tuple(dealt), tuple(passed))

@@ -312,8 +312,9 @@ def _end_hand(s: GameState, done: Step) -> None:
     number = done.hand
     # The reveals prove whatever the audit finds: a peer still waiting for some can judge.
     evidence = tuple(done.in_order())
+    also = [t.flow for t in s.table.values() if t.flow is not None]
     try:
-        dealt, passed = s.flow.audit()
+        truth = s.flow.audit(also)
     except DeckCheatError as e:
         raise CheatError(s.player_at[e.seat], f"hand {number}: {e.reason}", evidence) from None
     if s.stopped:
@@ -326,11 +327,11 @@ def _end_hand(s: GameState, done: Step) -> None:
         why = f"hand {number}: the card it opened is not what the deck holds"
         raise CheatError(s.player_at[seat], why, evidence)
     try:
-        replay = replay_hand(s.game.rules, number, dealt, passed, s.hand_actions)
+        replay = replay_hand(s.game.rules, number, truth, s.hand_actions)
     except ReplayFault as e:
         raise CheatError(s.player_at[e.seat], str(e), evidence) from None
     totals = tuple(s.game.totals)
-    s.events.append(HandRecord(number, tuple(dealt), tuple(passed), replay, totals))
+    s.events.append(HandRecord(number, truth.dealt, truth.passed, truth.held, replay, totals))
     assert live.result is not None
     if s.my_seat is not None:
         view = SeatView.of(s.game, s.my_seat)
@@ -375,6 +376,8 @@ HAND_STEPS: dict[StepKind, StepRule] = {
     StepKind.PASS_REVEAL: _DECK,
     StepKind.PASSED: _CHECKPOINT,
     StepKind.REMIX: _DECK,
+    StepKind.REMIX_SHARE: _DECK,
+    StepKind.REMIX_ANSWER: _DECK,
     StepKind.OPEN: with_claims(
         StepRule(_check_open, _after_open, nothing_to_send), again=_start_play, then=_after_tricks
     ),

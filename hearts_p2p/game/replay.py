@@ -1,8 +1,9 @@
 """The end-of-hand replay: a hand played again through the engine with every card known.
 
 During play each peer sees only its own cards, so it can check only what is public. Once the
-deck's audit has given the true deal and the true passes, this replays the hand's actions and
-finds any rule a seat broke where only its own cards could show it.
+deck's audit has given the true hands (the deal and the passes, or, when the passes stay
+private, each seat's hand after the pass), this replays the hand's actions and finds any rule
+a seat broke where only its own cards could show it.
 """
 
 from __future__ import annotations
@@ -15,9 +16,26 @@ from ..engine import ChooseMoon, Claim, Expose, IllegalActionError, PassCards, P
 from ..engine.hand import HandState
 from ..rules import Rules
 
-__all__ = ["ReplayFault", "replay_hand"]
+__all__ = ["HandTruth", "ReplayFault", "replay_hand"]
 
 HandAction = PassCards | PlayCard | ChooseMoon | Expose | Claim
+
+
+@dataclass(frozen=True)
+class HandTruth:
+    """The cards of a hand as its deck's audit established them: each seat's hand after the
+    pass (``held``, masks), and its dealt hand and pass (masks; 0 in a no-pass hand), or None
+    for a seat whose dealt hand and pass this peer cannot know: a clean remixed hand's passes
+    stay private (SPEC 4.4 step 9), known only to the passer and the receiver."""
+
+    held: tuple[int, ...]
+    dealt: tuple[int | None, ...]
+    passed: tuple[int | None, ...]
+
+    @property
+    def private(self) -> bool:
+        """Whether some seat's pass is unknown here: the replay then starts after the pass."""
+        return None in self.dealt or None in self.passed
 
 
 @dataclass(frozen=True)
@@ -35,17 +53,21 @@ class ReplayFault(Exception):
 def replay_hand(
     rules: Rules,
     number: int,
-    dealt: Sequence[int],
-    passed: Sequence[int],
+    truth: HandTruth,
     actions: Sequence[tuple[int, HandAction]],
 ) -> HandState:
-    """Replay hand ``number`` from the true deal (a mask per seat), the true passes (a mask per
-    seat, ignored in a no-pass hand) and the seats' exposures, plays, claim and moon choice, in
-    order."""
-    replay = HandState.deal(rules, number, list(dealt))
+    """Replay hand ``number`` from what the deck's audit established (``truth``) and the seats'
+    exposures, plays, claim and moon choice, in order: from the true deal and passes, or, when
+    the passes stay private, from each seat's hand after the pass."""
+    dealt, passed = truth.dealt, truth.passed
+    if truth.private:
+        replay = HandState.deal(rules, number, list(truth.held))
+        replay.begin_after_pass()
+    else:
+        replay = HandState.deal(rules, number, [d or 0 for d in dealt])
     seat, where = 0, f"hand {number}, the pass"
     try:
-        if replay.pass_targets is not None:
+        if replay.pass_targets is not None and not truth.private:
             for seat, cards in enumerate(passed):
                 replay.apply_pass(seat, cards)
         for seat, action in actions:

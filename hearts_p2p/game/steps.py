@@ -40,6 +40,8 @@ class StepKind(StrEnum):
     PASS_REVEAL = "pass_reveal"
     PASSED = "passed"
     REMIX = "remix"  # after the pass: every seat's hand re-keyed and re-ordered by that seat
+    REMIX_SHARE = "remix_share"  # every seat's share of the remix proofs' challenge
+    REMIX_ANSWER = "remix_answer"  # every seat's answer to its remix proof's challenge
     EXPOSE = "expose"  # Gong Zhu's 亮牌: every seat shows the cards it exposes, or none
     EXPOSE_FOURTH = "expose_fourth"  # 逼明: the holder of the fourth exposable card shows it
     OPEN = "play"  # a card played: its holder opens it (the deck's Open); "play" on the wire

@@ -854,13 +854,7 @@ def _moon(protos: list[GameProtocol], hand: int) -> int:
 def _heart_led_after_queen(rules: Rules, record: HandRecord) -> int:
     """The first trick (1-based) led with a heart while hearts were unbroken, Q♠ had been played
     and the leader held another suit: a lead only queen_breaks_hearts allows."""
-    n = rules.players
-    held = list(record.dealt)
-    for s in range(n):
-        target = rules.pass_target(s, record.number)
-        if target is not None:
-            held[s] &= ~record.passed[s]
-            held[target] |= record.passed[s]
+    held = record.held
     played = 0
     for k, trick in enumerate(record.replay.tricks, 1):
         lead = trick.cards[0]

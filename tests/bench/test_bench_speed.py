@@ -52,14 +52,14 @@ def test_bench_audit_json() -> None:
 
 
 def test_the_deck_bound_counts_every_decode() -> None:
-    r = deck.run(argparse.Namespace(hands=1, players=[3], proof_rounds=1))
+    r = deck.run(argparse.Namespace(hands=1, players=[3]))
     (x,) = r["results"]
-    proofs = x["pass_proofs"]
-    assert proofs["rounds"] == 1 and proofs["make_ms"] > 0 and proofs["check_ms"] > 0
-    assert "the private pass's proofs (R = 1," in deck.render(r)
-    # Each of the 3 seats' shuffled and locked decks, and its remixed hand of 17, is decoded by
-    # the 2 other seats.
-    assert x["operations"]["decode"] == 2 * 3 * 2 * 51 + 2 * 3 * 17
+    assert x["proof_rounds"] == 16 and x["phases_ms"]["remix"] > 0
+    assert "remix: with its proof of 16 rounds" in deck.render(r)
+    # Each of the 3 seats' shuffled and locked decks is decoded by the 2 other seats, and so is
+    # its remixed hand of 17, twice (its entries, and its held entries to check its proof's
+    # answer), with the 8 of its 16 rounds counted as opened to the output.
+    assert x["operations"]["decode"] == 2 * 3 * 2 * 51 + 2 * 3 * 17 * (2 + 8)
     assert x["ratio_to_bound"] > 0
 
 
@@ -68,14 +68,17 @@ def test_the_audit_bound_counts_what_no_audit_can_skip() -> None:
 
     seating = [(0, "genesis"), *[(0, "accept")] * 4, *[(0, "flip_commit")] * 4]
     deck = [(1, k) for k in ("shuffle", "echo_shuffle", "lock", "echo_lock") for _ in range(4)]
-    hand = [*deck, *[(1, k) for k in ("deal", "pass_commit", "pass_reveal", "remix")] * 4]
+    passing = ("deal", "pass_commit", "pass_reveal", "remix", "remix_share", "remix_answer")
+    hand = [*deck, *[(1, k) for k in passing] * 4]
     hand += [(1, "play")] * 52 + [(1, "reveal")] * 4
     ahead = [(2, kind) for _, kind in deck]  # the next deck, shuffled ahead; the game ended
     ops = audit_bench.operations(Rules(), seating + hand + ahead)
-    # A clean hand: no shuffle recomputed, its 8 decks decoded, 52 opens, the 4 passers' boxes
-    # opened and the 52 cards remixed; the deck ahead's 8 decks decoded too.
-    assert ops == {"verify": 9 + 88 + 16, "derive": 52 + 52, "decode": 416 + 52 + 416,
-                   "multiply": 52 + 52, "unseal": 4}  # fmt: skip
+    # A clean hand: no shuffle recomputed, its 8 decks decoded, 52 opens, the 52 remixed
+    # entries decoded, and the 4 remix proofs' answers checked (16 rounds of 13, the held
+    # entries and 8 rounds' lists decoded); no pass box is opened; the deck ahead's 8 decks
+    # decoded too.
+    assert ops == {"verify": 9 + 96 + 16, "derive": 52 + 16 * 52, "decode": 416 + 52 + 9 * 52 + 416,
+                   "multiply": 52 + 16 * 52, "unseal": 0}  # fmt: skip
     assert audit_bench.unseal_cost(samples=2) > 0
 
 

@@ -52,3 +52,21 @@ def test_a_voided_hand_is_shown_by_audit_and_replay() -> None:
     game = json.loads(hearts("replay", "--json", str(VECTORS / "voided.log")).stdout)
     assert game["voids"] == [{"hand": 1, "seats": [0, 3], "names": ["bob", "cat"], "redeal": 2}]
     assert 1 not in [h["number"] for h in game["hands"]]
+
+
+def test_a_clean_hands_passes_are_shown_private_and_a_claimed_hands_with_their_cards() -> None:
+    """Through the real program: the clean remixed hand of ``valid.log`` says each pass is
+    private, in text and JSON; a claimed hand is not clean, reveals every key, and shows them."""
+    run = hearts("replay", str(VECTORS / "valid.log"))
+    assert run.returncode == 0, run.stderr
+    passes = [line for line in run.stdout.splitlines() if " passed " in line]
+    assert passes == [
+        "  seat 0 (bob) passed to seat 1 (ann): private",
+        "  seat 1 (ann) passed to seat 2 (dan): private",
+        "  seat 2 (dan) passed to seat 3 (cat): private",
+        "  seat 3 (cat) passed to seat 0 (bob): private",
+    ]
+    game = json.loads(hearts("replay", "--json", str(VECTORS / "valid.log")).stdout)
+    assert [p["cards"] for p in game["hands"][0]["passes"]] == [None] * 4
+    claimed = hearts("replay", str(VECTORS / "hearts_claim.log")).stdout.splitlines()
+    assert "  seat 0 (dan) passed 3♣ 6♣ 9♣ to seat 1 (ann)" in claimed

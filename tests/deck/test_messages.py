@@ -17,7 +17,20 @@ _values = st.recursive(
     max_leaves=10,
 )
 _kinds = st.sampled_from(
-    ["shuffle", "echo", "lock", "deal", "pass_commit", "pass_reveal", "open", "reveal", "x"]
+    [
+        "shuffle",
+        "echo",
+        "lock",
+        "deal",
+        "pass_commit",
+        "pass_reveal",
+        "remix",
+        "remix_share",
+        "remix_answer",
+        "open",
+        "reveal",
+        "x",
+    ]
 )
 
 
@@ -33,6 +46,9 @@ _GOOD = [
         "ephemeral": bytes(32),
         "sealed": bytes(160),
     },
+    {"kind": "remix", "seat": 0, "deck": [bytes(32)], "proof": [[bytes(32)]], "share": bytes(32)},
+    {"kind": "remix_share", "seat": 3, "share": bytes(32)},
+    {"kind": "remix_answer", "seat": 2, "orders": [[0, 1]], "keys": [[bytes(32), bytes(32)]]},
 ]
 
 
@@ -69,3 +85,19 @@ def test_exact_fields_and_types() -> None:
     assert Echo.from_wire(echo.to_wire()) == echo
     with pytest.raises(DeckMessageError):
         Echo.from_wire({**echo.to_wire(), "stage": "deal"})
+
+
+def test_the_remix_proofs_messages_round_trip_and_refuse_bad_shapes() -> None:
+    for good in _GOOD[-3:]:
+        assert message_from_wire(good).to_wire() == good
+    remix, answer = _GOOD[-3], _GOOD[-1]
+    for bad in (
+        {**remix, "proof": [bytes(32)]},  # a round that is not a list
+        {**remix, "proof": [[bytes(32)]] * 65},  # more rounds than any proof has
+        {**remix, "share": bytes(31)},
+        {**answer, "orders": [[52]]},
+        {**answer, "keys": [[bytes(16)]]},
+        {k: v for k, v in answer.items() if k != "keys"},
+    ):
+        with pytest.raises(DeckMessageError):
+            message_from_wire(bad)

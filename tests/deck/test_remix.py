@@ -3,11 +3,14 @@ cannot tell a received card from a kept one; a false remix or slot open is named
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 
 from hearts_p2p.cards import QUEEN_SPADES, cards_of
 from hearts_p2p.deck import (
     DeckCheatError,
+    Loopback,
     Message,
     Open,
     Phase,
@@ -15,11 +18,13 @@ from hearts_p2p.deck import (
     Remix,
     Reveal,
     SeatDeck,
+    SeededRandomness,
+    audit_hand,
     encrypt,
 )
 from hearts_p2p.deck.curve import CARD_POINTS, ORDER, scalar_bytes
 
-from .table import assert_caught, assert_honest, make_table, replace, tampering
+from .table import assert_caught, assert_honest, make_params, make_table, replace, tampering
 
 PLAYERS = [3, 4, 5, 6]
 
@@ -36,9 +41,47 @@ def test_an_honest_remixed_hand_audits_and_plays_open_slots(players: int) -> Non
     for o in opens:
         assert o.position in public.slots(o.seat)  # a slot of its own hand, never a position
         assert o.nonce == bytes(16)
-    # The audit maps every slot back to its position: the card it names is the one there.
-    cards = results[0].cards
-    assert all(cards[p.position] == p.card for p in results[0].plays)
+    # The audit knows each seat's hand after the pass from its slots, and nothing more.
+    result = results[0]
+    assert result.passes_private and result.cards == result.dealt == result.passes == ()
+    for p in result.plays:
+        assert p.position in public.slots(p.seat) and result.held[p.seat] >> p.card & 1
+    assert result.held == tuple(seat.held for seat in table.seats)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_clean_remixed_hands_reveals_show_no_key(players: int) -> None:
+    """No lock key, nonce, remix key or order, or pass secret in any reveal: the pass boxes
+    stay sealed and no position's card can be worked out by anyone who was not its holder."""
+    table = make_table(players)
+    table.run()
+    assert_honest(table)
+    reveals = [m for m in table.transcript if isinstance(m, Reveal)]
+    assert len(reveals) == players
+    for r in reveals:
+        assert r.lock_keys == r.lock_nonces == r.remix_keys == r.remix_order == ()
+        assert r.pass_secret == r.shuffle_key == b"" and r.permutation == ()
+    watcher = PublicHand(table.seats[0].params)
+    for msg in table.transcript:
+        watcher.receive(msg)
+    for i, known in enumerate(watcher.known):
+        assert watcher.params.dealt_to[i] not in known, i
+
+
+class RevealsItsRemix(SeatDeck):
+    """Reveals its remix keys and order (and lock keys) in a clean remixed hand."""
+
+    def _reveal(self) -> Reveal:
+        msg = super()._reveal()
+        keys = tuple(scalar_bytes(u) for u in self._remix_keys)
+        return replace(msg, remix_keys=keys, remix_order=self._remix_order)  # type: ignore[return-value]
+
+
+def test_a_key_revealed_in_a_clean_remixed_hand_is_named_on_receipt() -> None:
+    table = make_table(4, cheater=2, cls=RevealsItsRemix)
+    table.run()
+    assert {s: e.seat for s, e in table.errors.items()} == {0: 2, 1: 2, 3: 2}
+    assert all("in a clean remixed hand" in str(e) for e in table.errors.values())
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -152,18 +195,17 @@ def _queen_holder(players: int) -> int:
 
 
 @pytest.mark.parametrize("players", PLAYERS)
-def test_a_remix_holding_a_card_the_seat_does_not_hold_is_named_by_the_audit(
+def test_a_remix_holding_a_card_the_seat_does_not_hold_is_named_by_its_proof(
     players: int,
 ) -> None:
     cheater = (_queen_holder(players) + 1) % players  # a seat without Q♠
     table = make_table(players, cheater=cheater, cls=SwapsInAQueen)
     table.run()
-    # Q♠ comes out twice: the second open is true, the hand stops, the audit names the cheater.
-    assert all(seat.public.anomaly is not None for seat in table.seats if seat.seat != cheater)
+    # Its proof's answer cannot open a round asked from intermediate to output: named before
+    # any card is played, by every honest seat and the offline audit.
+    assert all(m.seat == cheater for m in table.transcript if isinstance(m, Open))
     assert_caught(table, cheater)
-    honest = next(s for s in table.seats if s.seat != cheater)
-    reasons = [str(p) for p in (honest.public.result.problems if honest.public.result else ())]
-    assert any("remixed hand does not match" in r for r in reasons), reasons
+    assert all("its remix proof fails" in str(e) for e in table.errors.values())
 
 
 @pytest.mark.parametrize(
@@ -190,41 +232,60 @@ def test_a_false_slot_open_is_named_on_receipt(forge: object, why: str) -> None:
     assert all(why in str(e) for e in table.errors.values()), table.errors
 
 
-def test_the_remix_keys_are_what_the_reveal_says() -> None:
-    """A reveal whose remix keys do not give its remix is named by the audit; one with too few
-    is refused on receipt."""
+class AlarmsInPlay(SeatDeck):
+    """Stops the hand after the first card with an alarm nothing justifies: the hand is not
+    clean, so every seat reveals its keys and the audit checks each remix by them."""
+
+    def open(self, card: int) -> list[Message]:
+        return super().open(card) + self.alarm("a card looked wrong")
+
+
+def _stopped_table(players: int, cheater: int, cls: type[SeatDeck]) -> Loopback:
+    params, keys = make_params(players)
+    seats = [
+        (cls if s == cheater else AlarmsInPlay if s == 0 else SeatDeck)(
+            params, s, keys[s], SeededRandomness(b"seat %d" % s)
+        )
+        for s in range(players)
+    ]
+    table = Loopback(seats)
+    table.run()
+    return table
+
+
+def test_the_remix_keys_are_what_the_reveal_says_in_a_hand_not_clean() -> None:
+    """In a stopped hand a reveal whose remix keys do not give its remix is named by the
+    audit; one with too few is refused on receipt."""
 
     def bump(m: Message) -> Message:
         assert isinstance(m, Reveal)
         first = scalar_bytes(int.from_bytes(m.remix_keys[0], "big") % (ORDER - 1) + 1)
         return replace(m, remix_keys=(first, *m.remix_keys[1:]))
 
-    table = make_table(4, cheater=3, cls=tampering(Reveal, bump))
-    table.run()
+    table = _stopped_table(4, 3, tampering(Reveal, bump))
+    assert not table.seats[1].public.clean
     assert_caught(table, 3)
 
-    table = make_table(4, cheater=3, cls=tampering(Reveal, lambda m: replace(m, remix_keys=())))
-    table.run()
+    table = _stopped_table(4, 3, tampering(Reveal, lambda m: replace(m, remix_keys=())))
     assert {s: e.seat for s, e in table.errors.items()} == {0: 3, 1: 3, 2: 3}
 
 
 @pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("cheats", [False, True], ids=["honest", "swaps-in-a-queen"])
+@pytest.mark.parametrize("clean", [True, False], ids=["clean", "stopped"])
 def test_each_remix_is_checked_as_its_reveal_comes_and_the_audit_agrees(
-    players: int, cheats: bool, monkeypatch: pytest.MonkeyPatch
+    players: int, clean: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A watcher checks each seat's remix when that seat's reveal arrives, while the others
-    are on their way: the audit of a clean hand, once every reveal is in, multiplies nothing
-    more, and what was found on receipt is what a fresh check finds."""
+    """A watcher checks each seat's remix by its keys when that seat's reveal arrives in a
+    hand that stopped; a clean remixed hand's audit multiplies nothing at all (its remixes
+    were proven before the first play)."""
     from hearts_p2p.deck import public as public_module
 
-    cheater = (_queen_holder(players) + 1) % players if cheats else None
-    table = make_table(players, cheater=cheater, cls=SwapsInAQueen)
-    table.run()
-    watcher = PublicHand(table.seats[0].params)
+    table = make_table(players) if clean else _stopped_table(players, 1, SeatDeck)
+    if clean:
+        table.run()
+    watcher = PublicHand(table.seats[1].params)
     for msg in table.transcript:
         watcher.receive(msg)
-    on_receipt = [str(p) for p in watcher._audit_remixes(None)]
     calls: list[int] = []
     real = public_module.multiply
 
@@ -235,9 +296,45 @@ def test_each_remix_is_checked_as_its_reveal_comes_and_the_audit_agrees(
     monkeypatch.setattr(public_module, "multiply", counting)
     result = watcher.audit()
     monkeypatch.undo()
-    watcher._remix_checked.clear()
-    assert [str(p) for p in watcher._audit_remixes(None)] == on_receipt
-    if cheats:
-        assert on_receipt and {p.seat for p in result.problems} == {cheater}
+    assert not result.problems and result.passes_private is clean
+    if clean:
+        assert calls == [] and watcher._remix_checked == {}
     else:
-        assert calls == [] and on_receipt == [] and not result.problems
+        assert sorted(watcher._remix_checked) == list(range(players))
+
+
+class SwapsWithAPartner(SeatDeck):
+    """Seats 1 and 2 collude: each remixes the other's lowest held position in place of its
+    own lowest, so every position is still in exactly one remix and every card comes out once:
+    only the remix proofs can tell. The proof is the real prover's, over its true positions."""
+
+    partner: ClassVar[dict[int, int]] = {1: 2, 2: 1}
+
+    def _remix(self) -> Remix:
+        honest = super()._remix()
+        mine = self.public.held(self.seat)[0]
+        theirs = self.public.held(self.partner[self.seat])[0]
+        k = self._slot_positions.index(mine)
+        entry = encrypt(self._remix_keys[k], self.public.locks[-1].deck[theirs])
+        return replace(honest, deck=(*honest.deck[:k], entry, *honest.deck[k + 1 :]))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("seed", [b"", b"collusion 1", b"collusion 2"])
+def test_two_colluders_swapping_positions_are_named_by_the_seeded_challenge(seed: bytes) -> None:
+    params, keys = make_params(4, seed=seed)
+    seats = [
+        (SwapsWithAPartner if s in (1, 2) else SeatDeck)(
+            params, s, keys[s], SeededRandomness(seed + b"seat %d" % s)
+        )
+        for s in range(4)
+    ]
+    table = Loopback(seats)
+    table.run()
+    honest = {0, 3}
+    named = {
+        table.errors[s].seat for s in honest if isinstance(table.errors.get(s), DeckCheatError)
+    }
+    assert set(table.errors) >= honest and len(named) == 1 and named <= {1, 2}, table.errors
+    assert all("its remix proof fails" in str(table.errors[s]) for s in honest)
+    offline = audit_hand(params, table.transcript)
+    assert offline.culprits == named

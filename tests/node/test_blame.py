@@ -367,12 +367,37 @@ DECK_CHEATS = {
     "deal: a wrong key": ("deal", _set("keys", bytes(31) + b"\x02", 0)),
     "pass: another nonce": ("pass_reveal", _set("nonce", bytes(16))),
     "reveal: another shuffle key": ("reveal", _set("shuffle_key", bytes(31) + b"\x03")),
-    "reveal: a lock key changed": ("reveal", _set("lock_keys", bytes(31) + b"\x03", 0)),
+    "reveal: a lock key shown in a clean hand": (
+        "reveal",
+        _set("lock_keys", [bytes(31) + b"\x03"]),
+    ),
     "play: another card named": ("play", lambda b: {**b, "card": (b["card"] + 1) % 52}),
     "remix: a duplicate entry": ("remix", _swap("deck", 1, 0)),
     "remix: a card point": ("remix", _set("deck", CARD_POINTS[7], 4)),
     "remix: an entry short": ("remix", lambda b: {**b, "deck": b["deck"][:-1]}),
-    "reveal: a remix key changed": ("reveal", _set("remix_keys", bytes(31) + b"\x03", 0)),
+    "reveal: a remix key shown in a clean hand": (
+        "reveal",
+        _set("remix_keys", [bytes(31) + b"\x03"]),
+    ),
+    "reveal: a pass secret shown in a clean hand": ("reveal", _set("pass_secret", bytes(32))),
+    "remix: a reused intermediate": (
+        "remix",
+        lambda b: {**b, "proof": [b["proof"][0], *b["proof"][:-1]]},
+    ),
+    "remix: a round short": ("remix", lambda b: {**b, "proof": b["proof"][:-1]}),
+    "remix_share: not its commitment": ("remix_share", _set("share", bytes(32))),
+    "remix_answer: another round's answer": (
+        "remix_answer",
+        lambda b: {
+            **b,
+            "orders": b["orders"][1:] + b["orders"][:1],
+            "keys": b["keys"][1:] + b["keys"][:1],
+        },
+    ),
+    "remix_answer: another witness's key": (
+        "remix_answer",
+        _set("keys", [bytes(31) + b"\x05"] * 13, 0),
+    ),
 }
 
 

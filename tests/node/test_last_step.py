@@ -154,7 +154,7 @@ def test_a_verdict_reached_before_the_end_by_one_peer_is_every_peer_s(tmp_path: 
     the one it fooled stops in `reveal` and never sends its end. Those in `end` hold the
     verdict; the step cannot complete without the stopped peer, so once they give up waiting
     on it, they end on the verdict too, naming the cheat, not the peer they waited on."""
-    table = last_hand(256)
+    table = last_hand(31)  # a network order where the fooled peer sees both reveals
     done = _last(table, "reveal", "equivocate", 1)
     table.settle()
     assert done

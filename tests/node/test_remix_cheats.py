@@ -1,13 +1,14 @@
-"""A false remix at a live table: a seat mixes into its hand a card it does not hold and plays it.
+"""A false remix at a live table: a seat mixes into its hand a card it does not hold, to play it.
 
-No check on receipt can see it (the slot is the cheater's own making). When the true holder plays
-the card, the deck sees it opened twice: the rules do not judge that play, the hand stops, every
-seat reveals, and the audit names the cheater by its remix. The holder is never named, and the
-audit of every honest log says the same.
+The slot's entry is the cheater's own making, so its open would check; but its remix proof cannot
+answer the joint challenge (a round asked from intermediate to output does not open), so every
+peer names it at the proof's answer, before the first card is played. The true holder is never
+named, and the audit of every honest log says the same.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,7 @@ def _cheat_with_queen(monkeypatch: pytest.MonkeyPatch, table: Table, cheater: in
         k = cards.index(max(cards))
         fake["slot"], fake["hand"] = first + k, deck.params.hand_number
         entry = encrypt(FAKE_KEY, CARD_POINTS[QUEEN_SPADES])
-        return Remix(deck.seat, (*honest.deck[:k], entry, *honest.deck[k + 1 :]))
+        return dataclasses.replace(honest, deck=(*honest.deck[:k], entry, *honest.deck[k + 1 :]))
 
     def where(deck: deck_seat.SeatDeck) -> dict[int, int]:
         out = real_where(deck)
@@ -99,10 +100,11 @@ def test_a_card_remixed_in_by_a_seat_that_does_not_hold_it_names_that_seat(
     for p in honest:
         assert p.status is Status.ABORTED, p.status
         assert p.abort is not None and p.abort.blamed == cheater, p.abort
-        assert "remixed hand does not match" in p.abort.reason, p.abort.reason
+        assert "its remix proof fails" in p.abort.reason, p.abort.reason
+        assert p.game is not None and p.game.hand is not None and not p.game.hand.tricks
     assert len({tuple(p.entries) for p in honest}) == 1
     report = audit_of(tmp_path, honest[0])
     abort = report["abort"]
     assert abort["ending"] == "cheat proven" and abort["confirmed"], abort
-    assert "remixed hand does not match" in abort["reason"], abort
+    assert "its remix proof fails" in abort["reason"], abort
     assert abort["blamed"] == f"seat {table.protos[cheater].my_seat} (p{cheater})", abort

@@ -15,12 +15,15 @@ from hearts_p2p.wire import decode_frame
 from .table import GAME_ID, Table
 
 
-def test_a_log_cut_inside_a_step_resumes_without_duplicates(tmp_path: Path) -> None:
+@pytest.mark.parametrize("step", ["remix", "remix_share", "remix_answer", "reveal"])
+def test_a_log_cut_inside_a_step_resumes_without_duplicates(step: str, tmp_path: Path) -> None:
+    """The peer resumed re-sends its own message of the step byte for byte: its remix proof's
+    intermediates, share and answer come from its hand's stream like every other secret."""
     table = Table(Rules(players=4, target=10), seed=4)
     table.run()
     full = table.protos[3].entries
     steps = [decode_frame(e).envelope.step for e in full]
-    first_reveal = steps.index("reveal")
+    first_reveal = steps.index(step)
     cut = first_reveal + 2  # a crash after writing two of the step's four entries
     path = tmp_path / "p3.log"
     log = GameLog.open(path)

@@ -80,7 +80,8 @@ def audit(tmp_path: Path, entries: list[bytes]) -> object:
 ONE_HAND = Rules(target=1)
 HAND_ONE = [
     "shuffle.0", "shuffle.2", "shuffle.3", "echo_shuffle", "lock.1", "lock.3", "echo_lock",
-    "deal", "dealt", "pass_commit", "pass_reveal", "passed", "remix", "play.0", "play.1", "play.4",
+    "deal", "dealt", "pass_commit", "pass_reveal", "passed", "remix", "remix_share", "remix_answer",
+    "play.0", "play.1", "play.4",
     "play.17", "play.30", "play.51", "reveal",
 ]  # fmt: skip
 
