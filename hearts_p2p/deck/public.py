@@ -528,12 +528,14 @@ class PublicHand:
             tuple(RoundOpening(o, k) for o, k in zip(msg.orders, msg.keys, strict=True))
         )
         remix = self.remixes[seat]
+        final = self.points(Stage.LOCK, self.n - 1)  # decoded once, when the last lock came
         why = check_response(
             self.remix_input(seat),
             remix.deck,
             ProofCommitment(remix.proof),
             response,
             self.bits[seat],
+            [final[i] for i in self.held(seat)],
         )
         if why is not None:
             raise DeckCheatError(seat, f"its remix proof fails: {why}")

@@ -223,12 +223,14 @@ def check_response(
     commitment: ProofCommitment,
     response: ProofResponse,
     bits: Sequence[bool],
+    points: Sequence[Point] | None = None,
 ) -> str | None:
     """Why the answers fail, or None when every round's opened half holds. Takes a commitment
-    ``check_commitment`` accepted; costs ``R·len(xs)`` key derivations and products."""
+    ``check_commitment`` accepted; costs ``R·len(xs)`` key derivations and products.
+    ``points`` are ``xs`` decoded, where the caller has them already."""
     if len(response.rounds) != len(bits):
         return f"its proof answers {len(response.rounds)} rounds, not {len(bits)}"
-    inputs = [load_x(x) for x in xs]
+    inputs = list(points) if points is not None else [load_x(x) for x in xs]
     for r, (mid, opening, bit) in enumerate(
         zip(commitment.lists, response.rounds, bits, strict=True)
     ):
