@@ -118,6 +118,21 @@ class Game:
             return [ChooseMoon(True), ChooseMoon(False)]
         return []
 
+    def may_act(self, seat: int) -> bool:
+        """Whether ``legal_actions(seat)`` is not empty, without building the actions: a
+        passing seat has 286 of them, and a peer asks after every message."""
+        check_seat(seat, self.rules.players)
+        h = self.hand
+        if h is None or self.over or not h.is_known(seat):
+            return False
+        if h.phase is HandPhase.PASSING:
+            return h.passed[seat] is None and h.hands[seat].bit_count() >= 3
+        if h.phase is HandPhase.EXPOSE:
+            return bool(h.legal_exposures(seat))
+        if h.phase is HandPhase.PLAYING:
+            return bool(h.legal_play_mask(seat)) or self._may_claim(seat)
+        return h.phase is HandPhase.MOON_CHOICE and h.turn == seat
+
     def _may_claim(self, seat: int) -> bool:
         """Whether ``seat`` (known) is on lead with a claim that holds."""
         h = self.hand

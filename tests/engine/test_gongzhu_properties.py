@@ -185,3 +185,22 @@ def test_a_seat_view_never_holds_another_seats_card(options: dict[str, object], 
         if h.phase is HandPhase.SCORED:
             break
         game.apply(*next(it))
+
+
+@given(OPTIONS, SEEDS)
+@PROPERTY
+def test_may_act_says_whether_there_is_a_legal_action_while_exposing_and_playing(
+    options: dict[str, object], seed: int
+) -> None:
+    rules = rules_of(options)
+    deals, actions = random_game(rules, seed, 2)
+    game = Game(rules)
+    it = iter(actions)
+    for deal in deals:
+        h = game.start_hand(list(deal))
+        while True:
+            for s in range(rules.players):
+                assert game.may_act(s) == bool(game.legal_actions(s)), (s, h.phase)
+            if h.phase is HandPhase.SCORED:
+                break
+            game.apply(*next(it))
