@@ -215,7 +215,9 @@ class AheadChecks:
         seats = tuple(seat_of)
         for number, indices in sorted(entries.items(), key=lambda item: item[1][0]):
             try:
-                params = HandParams.for_rules(rules, genesis.game_id, number, pass_keys)
+                params = HandParams.for_rules(
+                    rules, genesis.game_id, number, pass_keys, genesis.proof_rounds
+                )
             except ValueError:
                 continue  # no such hand: the replay says why
             job: DeckJob = (params, tuple(indices), seats)

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeAlias
 
 from .commitments import NONCE_LEN
 from .errors import DeckMessageError
+from .params import MAX_PROOF_ROUNDS
 
 __all__ = [
     "DealKeys",
@@ -37,7 +38,7 @@ MAX_ENTRIES = 52
 MAX_SEATS = 6
 MAX_REASON = 200
 MAX_SEALED = 1024
-MAX_ROUNDS = 64
+MAX_ROUNDS = MAX_PROOF_ROUNDS
 
 
 class Kind(StrEnum):

@@ -9,10 +9,18 @@ from functools import cached_property
 from ..cards import cards_of
 from ..rules import Rules, deck_mask, position_owner
 
-__all__ = ["MAX_GAME_ID", "PASS_COUNT", "PROOF_ROUNDS", "HandParams", "position_owner"]
+__all__ = [
+    "MAX_GAME_ID",
+    "MAX_PROOF_ROUNDS",
+    "PASS_COUNT",
+    "PROOF_ROUNDS",
+    "HandParams",
+    "position_owner",
+]
 
 PASS_COUNT = 3
 PROOF_ROUNDS = 16  # rounds of each remix proof: a false remix passes with odds 2^-16 (SPEC 4.4)
+MAX_PROOF_ROUNDS = 64  # what a remix message may carry (messages.py)
 MAX_GAME_ID = 64
 
 
@@ -22,7 +30,8 @@ class HandParams:
 
     ``pass_targets[s]`` is the seat ``s`` passes to (all None in a no-pass hand) and
     ``pass_keys[s]`` the X25519 public key seat ``s`` announced for this game, used to seal the
-    keys of cards passed to it.
+    keys of cards passed to it. ``proof_rounds`` is R of every remix proof: the game's genesis
+    sets it (SPEC 6.4), 16 unless it says otherwise.
     """
 
     game_id: bytes
@@ -30,13 +39,21 @@ class HandParams:
     players: int
     pass_targets: tuple[int | None, ...]
     pass_keys: tuple[bytes, ...]
+    proof_rounds: int = PROOF_ROUNDS
 
     @classmethod
     def for_rules(
-        cls, rules: Rules, game_id: bytes, hand_number: int, pass_keys: Sequence[bytes]
+        cls,
+        rules: Rules,
+        game_id: bytes,
+        hand_number: int,
+        pass_keys: Sequence[bytes],
+        proof_rounds: int = PROOF_ROUNDS,
     ) -> HandParams:
         targets = tuple(rules.pass_target(s, hand_number) for s in range(rules.players))
-        return cls(bytes(game_id), hand_number, rules.players, targets, tuple(pass_keys))
+        return cls(
+            bytes(game_id), hand_number, rules.players, targets, tuple(pass_keys), proof_rounds
+        )
 
     def __post_init__(self) -> None:
         if not isinstance(self.game_id, bytes) or not 1 <= len(self.game_id) <= MAX_GAME_ID:
@@ -49,6 +66,8 @@ class HandParams:
             raise ValueError("one pass target and one pass key per seat")
         if any(len(k) != 32 for k in self.pass_keys):
             raise ValueError("X25519 public keys are 32 bytes")
+        if not 1 <= self.proof_rounds <= MAX_PROOF_ROUNDS:
+            raise ValueError(f"a remix proof has 1 to {MAX_PROOF_ROUNDS} rounds")
         if any(t is not None for t in self.pass_targets):
             if sorted(t for t in self.pass_targets if t is not None) != list(range(self.players)):
                 raise ValueError("pass targets must be a permutation of the seats")

@@ -45,7 +45,7 @@ from .messages import (
     Shuffle,
     Stage,
 )
-from .params import PASS_COUNT, PROOF_ROUNDS, HandParams
+from .params import PASS_COUNT, HandParams
 from .passbox import SEALED_LEN, open_box, public_bytes
 from .shuffleproof import (
     ProofCommitment,
@@ -482,7 +482,8 @@ class PublicHand:
         if not trusted:  # the entries are checked, not kept: a slot's open compares bytes
             _entries(msg.seat, "its remixed hand", msg.deck, self.share)
             proof = ProofCommitment(msg.proof)
-            why = check_commitment(self.remix_input(msg.seat), msg.deck, proof, PROOF_ROUNDS)
+            rounds = self.params.proof_rounds
+            why = check_commitment(self.remix_input(msg.seat), msg.deck, proof, rounds)
             if why is not None:
                 raise DeckCheatError(msg.seat, f"its remix proof is malformed: {why}")
         self.remixes[msg.seat] = msg

@@ -33,7 +33,7 @@ from .messages import (
     Shuffle,
     Stage,
 )
-from .params import PASS_COUNT, PROOF_ROUNDS, HandParams
+from .params import PASS_COUNT, HandParams
 from .passbox import open_box, public_bytes, seal_box
 from .public import AuditResult, Phase, PublicHand
 from .randomness import Randomness, SystemRandomness, random_permutation, random_scalar
@@ -343,7 +343,7 @@ class SeatDeck:
             for u, j in zip(self._remix_keys, self._remix_order, strict=True)
         )
         proof, self._proof_secrets = commit(
-            self.public.remix_input(self.seat), PROOF_ROUNDS, self._rng
+            self.public.remix_input(self.seat), self.params.proof_rounds, self._rng
         )
         self._share = self._rng.token_bytes(SHARE_LEN)
         digest = share_commitment(self.params.context, self.seat, self._share)

@@ -34,7 +34,9 @@ def own_flow(s: GameState, number: int) -> HandFlow:
     rng = HashStream(s.derive(s.hand_label(number)))
     seat = s.my_seat
     key = s.dh_private if seat is not None else None
-    return HandFlow(s.genesis.rules, s.game_id, number, pass_keys, seat, rng, key)
+    return HandFlow(
+        s.genesis.rules, s.game_id, number, pass_keys, seat, rng, key, s.genesis.proof_rounds
+    )
 
 
 def last_hand(s: GameState) -> bool:

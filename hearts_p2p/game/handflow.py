@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..cards import mask_of
 from ..deck import (
+    PROOF_ROUNDS,
     DealKeys,
     DeckCheatError,
     DeckEchoMismatch,
@@ -78,8 +79,9 @@ class HandFlow:
         seat: int | None,
         rng: Randomness,
         pass_key: X25519PrivateKey | None,
+        proof_rounds: int = PROOF_ROUNDS,
     ) -> None:
-        self.params = HandParams.for_rules(rules, game_id, number, pass_keys)
+        self.params = HandParams.for_rules(rules, game_id, number, pass_keys, proof_rounds)
         self.seat = seat
         self.deck: SeatDeck | None = None
         if seat is not None:

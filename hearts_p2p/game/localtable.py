@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from ..deck import PROOF_ROUNDS
 from ..engine import Action, SeatView
 from ..identity import Identity
 from ..rules import Rules
@@ -46,16 +47,20 @@ class LocalTable:
         *,
         seed: int = 1,
         table_name: str = "local table",
+        proof_rounds: int = PROOF_ROUNDS,
     ) -> None:
         n = rules.players
         self.ids = list(identities)
         host = self.ids[0].public_key
-        self.protos = [GameProtocol(game_id, host, self.ids[i], secrets[i]) for i in range(n)]
+        self.protos = [
+            GameProtocol(game_id, host, self.ids[i], secrets[i], min_proof_rounds=proof_rounds)
+            for i in range(n)
+        ]
         players = tuple(
             Player(f"p{i}", self.ids[i].public_key, self.protos[i].dh_public, True)
             for i in range(n)
         )
-        self.genesis = Genesis(game_id, table_name, rules, players, 0)
+        self.genesis = Genesis(game_id, table_name, rules, players, 0, proof_rounds)
         self.seats = list(seats)
         self.rng = random.Random(seed)
         self.queue: list[tuple[int, SignedMessage]] = []

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..coinflip import CoinFlipCheatError
-from ..deck import DeckCheatError, DeckError
+from ..deck import PROOF_ROUNDS, DeckCheatError, DeckError
 from ..engine import (
     Action,
     ChooseMoon,
@@ -123,12 +123,16 @@ class GameProtocol:
         identity: Identity | None = None,
         secret: bytes | None = None,
         choices: Mapping[str, Any] | None = None,
+        min_proof_rounds: int = PROOF_ROUNDS,
     ) -> None:
+        """``min_proof_rounds``: the fewest remix proof rounds a genesis may ask of this player
+        (SPEC 6.4); the hearts command keeps 16, tests of anything but the proof ask fewer."""
         if identity is not None and (secret is None or len(secret) != 32):
             raise ProtocolError("a player needs its 32-byte game secret: every key derives from it")
         secret = secret or bytes(32)  # an observer derives nothing from it
         self._secret = secret  # the game's first: a return brings another (reclaim.py)
         self._s = GameState(game_id, host_key, identity, secret, dict(choices or {}))
+        self._s.min_proof_rounds = min_proof_rounds
         self._offered = -1  # the hand this seat's last reclaim was for
         # (player, seq) -> the frame taken or waiting under that number: bytes the log holds
         # anyway, not a decoded message kept for the whole game
@@ -388,8 +392,10 @@ class GameProtocol:
             return None
         if step.kind is StepKind.PASS_COMMIT and str(step.hand) in s.choices:
             return None
-        view = self.view()
-        return view if view is not None and view.legal else None
+        seat = s.my_seat
+        if seat is None or not s.game.may_act(seat):
+            return None
+        return SeatView.of(s.game, seat)
 
     # -- driving -------------------------------------------------------------------------------
 
@@ -1126,6 +1132,7 @@ class GameProtocol:
         views = s.views
         self._s = GameState(s.game_id, s.host_key, s.identity, self._secret, s.choices)
         self._s.views = views
+        self._s.min_proof_rounds = s.min_proof_rounds
         self._s.mute = s.mute | {prev}
         self._seen, self._future, self._early, self._vouched = {}, {}, [], set()
         for raw in entries:

@@ -38,15 +38,22 @@ def _start_game(s: GameState, done: Step) -> None:
     if s.identity is not None:
         s.me = genesis.index_of(s.identity.public_key)
     s.status = Status.RUNNING
-    if s.me is not None and genesis.players[s.me].dh != s.dh_public:
-        # Only this player knows its key: it cannot prove the host wrong, so it leaves.
-        why = "the genesis lists another pass key for this player: it leaves"
-        sign_abort(s, Termination.LEFT, why, s.me)
-        return
     if s.me not in (None, 0):
         s.relays.append(done.got[0])  # a host that showed two geneses is caught at once
     s.flip = CoinFlip(s.game_id + b"seats", s.players)
     s.new_step(0, StepId(StepKind.ACCEPT), s.everyone())
+    # A player that will not play this genesis leaves at its first step, where its word is
+    # placed for every peer alike.
+    if s.me is not None and genesis.players[s.me].dh != s.dh_public:
+        # Only this player knows its key: it cannot prove the host wrong, so it leaves.
+        why = "the genesis lists another pass key for this player: it leaves"
+        sign_abort(s, Termination.LEFT, why, s.me)
+    elif s.me is not None and genesis.proof_rounds < s.min_proof_rounds:
+        why = (
+            f"the genesis asks remix proofs of {genesis.proof_rounds} rounds, fewer than the "
+            f"{s.min_proof_rounds} this player accepts: it leaves"
+        )
+        sign_abort(s, Termination.LEFT, why, s.me)
 
 
 def _digest(s: GameState) -> bytes:

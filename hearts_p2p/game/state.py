@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..chain import GENESIS_HEAD, chain
 from ..coinflip import CoinFlip
+from ..deck.params import PROOF_ROUNDS
 from ..engine import Game
 from ..identity import Identity
 from ..wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
@@ -105,6 +106,7 @@ class GameState:
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
     signed: set[bytes] = field(default_factory=set)  # frames this peer signed: no need to verify
     views: bool = True  # each play's event carries this seat's view (a front end shows it)
+    min_proof_rounds: int = PROOF_ROUNDS  # a genesis asking fewer: this player leaves
     forged: set[bytes] = field(default_factory=set)  # frames a player signed in another's name
     # Key escrow (escrow.py): each player's entries by holder, this player's opened shares,
     # the first sender whose box to this player did not open, and the disputes at the flip.

@@ -255,7 +255,16 @@ def new_flow(s: GameState, seat: TableSeat, number: int) -> HandFlow:
     pass_keys = [s.pass_key_of(p) for p in s.player_at]
     rng = HashStream(derive(seat.secret, s.hand_label(number)))
     key = pass_key(seat.secret)
-    return HandFlow(s.genesis.rules, s.game_id, number, pass_keys, s.seat_of[seat.player], rng, key)
+    return HandFlow(
+        s.genesis.rules,
+        s.game_id,
+        number,
+        pass_keys,
+        s.seat_of[seat.player],
+        rng,
+        key,
+        s.genesis.proof_rounds,
+    )
 
 
 def _replay(

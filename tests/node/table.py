@@ -11,6 +11,10 @@ from hearts_p2p.rules import Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
 
 GAME_ID = bytes(range(16))
+# Remix proofs of 4 rounds: every step of the proof runs (commit, share, answer, check on
+# receipt, audit) at a quarter of the 16 rounds' cost; a test of the proof's soundness (a cheat
+# it catches with odds 1 - 2^-R) asks for PROOF_ROUNDS.
+TEST_PROOF_ROUNDS = 4
 
 
 def identities(n: int) -> list[Identity]:
@@ -21,7 +25,12 @@ class Table(LocalTable):
     """The test table: fixed keys and secrets, so every game is the same for a given seed."""
 
     def __init__(
-        self, rules: Rules, seed: int = 1, strategy: str = "heuristic", deal: int = 0
+        self,
+        rules: Rules,
+        seed: int = 1,
+        strategy: str = "heuristic",
+        deal: int = 0,
+        proof_rounds: int = TEST_PROOF_ROUNDS,
     ) -> None:
         """``deal`` varies the players' secrets, and so every deal; ``seed`` the bots and the
         network's order."""
@@ -29,8 +38,16 @@ class Table(LocalTable):
         secrets = [bytes([i + 9 + deal]) * 32 for i in range(n)]
         bots = [make_bot(strategy, seed + i) for i in range(n)]
         super().__init__(
-            rules, identities(n), secrets, GAME_ID, bots, seed=seed, table_name="test table"
+            rules,
+            identities(n),
+            secrets,
+            GAME_ID,
+            bots,
+            seed=seed,
+            table_name="test table",
+            proof_rounds=proof_rounds,
         )
+        self.proof_rounds = proof_rounds
 
 
 def forge(p: GameProtocol, body: dict[str, Any]) -> SignedMessage:

@@ -16,7 +16,7 @@ from hearts_p2p.game import GameProtocol, Status, StepKind
 from hearts_p2p.rules import GameKind, Rules
 from hearts_p2p.wire import decode_frame
 
-from .table import GAME_ID, Table, forge, send_to_all
+from .table import GAME_ID, TEST_PROOF_ROUNDS, Table, forge, send_to_all
 from .test_cheats import CHEATER, assert_named, write_log
 from .test_gongzhu_exposure import assert_audit_names_the_cheat
 
@@ -200,7 +200,13 @@ def test_a_gongzhu_peer_resumes_from_its_log_inside_the_exposure_and_after_a_cla
     ]
     for cut in cuts:
         secret = bytes([player + 9]) * 32
-        p = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[player], secret)
+        p = GameProtocol(
+            GAME_ID,
+            table.ids[0].public_key,
+            table.ids[player],
+            secret,
+            min_proof_rounds=TEST_PROOF_ROUNDS,
+        )
         p.resume(full[:cut])
         for entry in full[cut:]:
             p.receive(decode_frame(entry))

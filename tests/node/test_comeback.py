@@ -31,7 +31,7 @@ from hearts_p2p.identity import Identity
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
 
-from .table import GAME_ID
+from .table import GAME_ID, TEST_PROOF_ROUNDS
 from .test_takeover import TIMEOUT, DyingTable, audit
 
 GAME = Rules(target=40)
@@ -111,8 +111,14 @@ class ComebackTable(DyingTable):
         assert self.own_log is not None
         old = self.protos[self.dead]
         me = self.ids[self.dead]
-        reborn = GameProtocol(GAME_ID, self.ids[0].public_key, me, bytes([self.dead + 9]) * 32,
-                              choices=old.choices)  # fmt: skip
+        reborn = GameProtocol(
+            GAME_ID,
+            self.ids[0].public_key,
+            me,
+            bytes([self.dead + 9]) * 32,
+            choices=old.choices,
+            min_proof_rounds=TEST_PROOF_ROUNDS,
+        )
         reborn.resume(self.own_log)
         self.reborn = self.protos[self.dead] = reborn
         for link in [k for k in self.links if k[1] == self.dead]:
@@ -161,8 +167,14 @@ def test_a_rerun_follows_its_seat_then_takes_it_back_at_the_next_hand(tmp_path: 
     last = [decode_frame(raw).envelope for raw in everyone[0].entries[-60:]]
     assert any(e.sender == 2 and e.kind == "play" for e in last)
     # Restarted from its log, it re-derives its return and its fresh keys from its choices.
-    again = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[2], bytes([11]) * 32,
-                         choices=table.reborn.choices)  # fmt: skip
+    again = GameProtocol(
+        GAME_ID,
+        table.ids[0].public_key,
+        table.ids[2],
+        bytes([11]) * 32,
+        choices=table.reborn.choices,
+        min_proof_rounds=TEST_PROOF_ROUNDS,
+    )
     again.resume(table.reborn.entries)
     assert again.status is Status.FINISHED and again.head == everyone[0].head
 

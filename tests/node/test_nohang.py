@@ -25,7 +25,7 @@ from hearts_p2p.transport import Connection, ConnectionClosed, Member, open_mesh
 from hearts_p2p.wire import decode_peer_frame
 
 from .pipes import connect, open_meshes
-from .table import GAME_ID, Table
+from .table import GAME_ID, TEST_PROOF_ROUNDS, Table
 from .test_runner import MemoryLinks, mesh
 
 
@@ -207,7 +207,14 @@ async def test_a_resumed_peer_catches_up_in_bounded_answers(
                 while True:
                     links[3].inbox(peer).receive_nowait()
         saved = SecretStore(tmp_path / "p3.s").load()
-        proto = GameProtocol(GAME_ID, keys[0], table.ids[3], bytes([12]) * 32, saved["choices"])
+        proto = GameProtocol(
+            GAME_ID,
+            keys[0],
+            table.ids[3],
+            bytes([12]) * 32,
+            saved["choices"],
+            min_proof_rounds=TEST_PROOF_ROUNDS,
+        )
         back = CountingLinks(keys[3], keys, links[3]._boxes)
         again = runner(3, proto, BotSeat(make_bot("heuristic", 3)), back)
         _replay_own_log(proto, again.log)

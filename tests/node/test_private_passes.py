@@ -14,9 +14,10 @@ import pytest
 
 import hearts_p2p.deck.seat as deck_seat
 from hearts_p2p.coinflip import HashStream
-from hearts_p2p.deck import HandParams, Remix, SeatDeck
+from hearts_p2p.deck import PROOF_ROUNDS, HandParams, Remix, SeatDeck
 from hearts_p2p.deck.curve import encrypt, scalar_bytes
 from hearts_p2p.game import GameProtocol, HandRecord, Status
+from hearts_p2p.game.genesis import Genesis, GenesisError
 from hearts_p2p.game.keys import derive, pass_key, pass_public_key
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import decode_frame
@@ -50,7 +51,7 @@ def _hand_one_deck(p: GameProtocol, player: int) -> SeatDeck:
     """The deck of hand 1 as ``player``'s secret draws it: its lock keys, never sent."""
     assert p.genesis is not None
     keys = [pass_public_key(_secret(q)) for q in p.player_at]
-    params = HandParams.for_rules(p.genesis.rules, GAME_ID, 1, keys)
+    params = HandParams.for_rules(p.genesis.rules, GAME_ID, 1, keys, p.genesis.proof_rounds)
     rng = HashStream(derive(_secret(player), "hand 1"))
     return SeatDeck(params, p.seat_of[player], pass_key(_secret(player)), rng)
 
@@ -121,7 +122,7 @@ def test_two_colluders_swapping_positions_in_their_remixes_are_named_by_their_pr
     out twice; their proofs, made with the real prover over their true held positions, cannot
     answer the seeded joint challenge. Every honest peer names the same colluder, before the
     first play, and so does the audit of every honest log."""
-    table = Table(RULES, seed=5)
+    table = Table(RULES, seed=5, proof_rounds=PROOF_ROUNDS)
     monkeypatch.setattr(deck_seat.SeatDeck, "_remix", _swapping((1, 2)))
     table.run()
     colluding = {table.protos[0].player_at[1], table.protos[0].player_at[2]}
@@ -137,3 +138,42 @@ def test_two_colluders_swapping_positions_in_their_remixes_are_named_by_their_pr
     abort = report["abort"]
     assert abort["ending"] == "cheat proven" and "its remix proof fails" in abort["reason"]
     assert abort["blamed"].endswith(f"(p{blamed})"), abort
+
+
+def test_a_player_asked_for_fewer_proof_rounds_than_it_accepts_leaves_and_no_one_is_blamed(
+    tmp_path: Path,
+) -> None:
+    """The host's genesis sets R (here 4); a peer that accepts no fewer than 16, as every peer
+    the hearts command runs, leaves before the seats are drawn, and every peer and the audit
+    record a departure, not a cheat."""
+    table = Table(RULES, seed=5, proof_rounds=4)
+    strict = 2
+    old = table.protos[strict]
+    table.protos[strict] = GameProtocol(GAME_ID, old.host_key, table.ids[strict], _secret(strict))
+    table.run()
+    for p in table.protos:
+        assert p.status is Status.ABORTED and p.abort is not None, p.status
+        assert p.abort.blamed is None and p.abort.culprit == strict, p.abort
+    reason = table.protos[strict].abort.reason  # type: ignore[union-attr]
+    assert "remix proofs of 4 rounds, fewer than the 16" in reason, reason
+    assert len({tuple(p.entries) for p in table.protos}) == 1
+    report = audit_of(tmp_path, table.protos[0])
+    assert report["abort"]["ending"] != "cheat proven" and report["abort"]["blamed"] is None
+
+
+@pytest.mark.parametrize(
+    ("rounds", "why"),
+    [(16, "leaves proof_rounds out at 16"), (0, "proof_rounds is 1 to 64"),
+     (65, "proof_rounds is 1 to 64"), (True, "proof_rounds is a number"),
+     ("4", "proof_rounds is a number")],
+)  # fmt: skip
+def test_a_genesis_s_proof_rounds_are_refused_unless_one_encoding_of_1_to_64(
+    rounds: object, why: str
+) -> None:
+    table = Table(RULES, proof_rounds=4)
+    wire = table.genesis.to_wire()
+    assert wire["proof_rounds"] == 4
+    assert Genesis.from_wire(GAME_ID, wire) == table.genesis
+    assert "proof_rounds" not in Table(RULES, proof_rounds=PROOF_ROUNDS).genesis.to_wire()
+    with pytest.raises(GenesisError, match=why):
+        Genesis.from_wire(GAME_ID, {**wire, "proof_rounds": rounds})

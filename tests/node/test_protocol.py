@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from hearts_p2p.game import Status
+from hearts_p2p.game import Status, Termination
 from hearts_p2p.rules import Moon, Rules
 
 from .table import Table
@@ -34,3 +36,18 @@ def test_whole_game_every_peer_agrees(rules: Rules) -> None:
     # The seat order is a permutation agreed by all.
     assert len({tuple(p.player_at) for p in protos}) == 1
     assert sorted(protos[0].player_at) == list(range(rules.players))
+
+
+def test_a_player_the_genesis_lists_with_another_pass_key_leaves_and_no_one_is_blamed() -> None:
+    """Only that player knows its pass key, so it cannot prove the host wrong: it leaves at the
+    first step, and every peer records the same departure, not a cheat."""
+    table = Table(Rules(players=4, target=10), seed=2)
+    players = list(table.genesis.players)
+    players[2] = replace(players[2], dh=players[3].dh[::-1])
+    table.genesis = replace(table.genesis, players=tuple(players))
+    table.run()
+    for p in table.protos:
+        assert p.status is Status.ABORTED and p.abort is not None, p.status
+        assert p.abort.termination is Termination.LEFT and p.abort.culprit == 2, p.abort
+    assert "another pass key" in table.protos[2].abort.reason  # type: ignore[union-attr]
+    assert len({tuple(p.entries) for p in table.protos}) == 1

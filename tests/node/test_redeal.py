@@ -17,7 +17,7 @@ from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import SignedMessage, decode_frame
 
-from .table import GAME_ID, Table
+from .table import GAME_ID, TEST_PROOF_ROUNDS, Table
 
 TIMEOUT = 60.0
 
@@ -264,8 +264,14 @@ def test_a_restarted_survivor_reaches_the_same_state_from_its_log(tmp_path: Path
     table.play()
     alive = table.alive()
     finished_alike(table, tmp_path)
-    again = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[0], bytes([9]) * 32,
-                         choices=table.protos[0].choices)  # fmt: skip
+    again = GameProtocol(
+        GAME_ID,
+        table.ids[0].public_key,
+        table.ids[0],
+        bytes([9]) * 32,
+        choices=table.protos[0].choices,
+        min_proof_rounds=TEST_PROOF_ROUNDS,
+    )
     again.resume(alive[0].entries)
     assert again.status is Status.FINISHED and again.head == alive[0].head
     assert again.table_seats == {1, 2}

@@ -18,7 +18,7 @@ from hearts_p2p.game.keys import derive, pass_key, pass_public_key
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import SignedMessage, decode_frame
 
-from .table import GAME_ID
+from .table import GAME_ID, TEST_PROOF_ROUNDS
 from .test_comeback import ComebackTable, events_of, signed_as, silent_in_seats
 from .test_takeover import TIMEOUT, audit
 
@@ -262,8 +262,14 @@ def test_a_returner_restarted_before_its_rejoin_left_sends_it_again_and_a_sync_c
             return True
         if i != 2 or not lost or again or p is not table.reborn:
             return False
-        new = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[2], bytes([11]) * 32,
-                           choices=p.choices)  # fmt: skip
+        new = GameProtocol(
+            GAME_ID,
+            table.ids[0].public_key,
+            table.ids[2],
+            bytes([11]) * 32,
+            choices=p.choices,
+            min_proof_rounds=TEST_PROOF_ROUNDS,
+        )
         new.resume(p.entries)
         out, _, _ = new.drain()
         again.extend(m for m in out if m.envelope.kind == "rejoin")

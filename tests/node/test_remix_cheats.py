@@ -15,7 +15,7 @@ import pytest
 
 import hearts_p2p.deck.seat as deck_seat
 from hearts_p2p.cards import QUEEN_SPADES, cards_of
-from hearts_p2p.deck import Open, Remix, encrypt
+from hearts_p2p.deck import PROOF_ROUNDS, Open, Remix, encrypt
 from hearts_p2p.deck.curve import CARD_POINTS, scalar_bytes
 from hearts_p2p.engine import IllegalActionError
 from hearts_p2p.game import GameProtocol, Status, StepKind
@@ -93,7 +93,7 @@ def test_a_card_remixed_in_by_a_seat_that_does_not_hold_it_names_that_seat(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int
 ) -> None:
     cheater = 1
-    table = Table(RULES, seed=seed)
+    table = Table(RULES, seed=seed, proof_rounds=PROOF_ROUNDS)
     _cheat_with_queen(monkeypatch, table, cheater)
     table.run()
     honest = [p for i, p in enumerate(table.protos) if i != cheater]

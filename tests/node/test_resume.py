@@ -12,7 +12,7 @@ from hearts_p2p.node.session import _replay_own_log
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import decode_frame
 
-from .table import GAME_ID, Table
+from .table import GAME_ID, TEST_PROOF_ROUNDS, Table
 
 
 @pytest.mark.parametrize("step", ["remix", "remix_share", "remix_answer", "reveal"])
@@ -31,7 +31,14 @@ def test_a_log_cut_inside_a_step_resumes_without_duplicates(step: str, tmp_path:
         log.append(entry)
 
     secret, choices = bytes([3 + 9]) * 32, table.protos[3].choices  # as the secrets file keeps
-    proto = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[3], secret, choices)
+    proto = GameProtocol(
+        GAME_ID,
+        table.ids[0].public_key,
+        table.ids[3],
+        secret,
+        choices,
+        min_proof_rounds=TEST_PROOF_ROUNDS,
+    )
     _replay_own_log(proto, log)
     assert len(log.entries) == first_reveal  # the half-written step is cut from the file
     for entry in full[first_reveal : first_reveal + 4]:  # the peers catch it up

@@ -20,7 +20,7 @@ from hearts_p2p.identity import Identity
 from hearts_p2p.rules import OpenSeats, Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
 
-from .table import GAME_ID
+from .table import GAME_ID, TEST_PROOF_ROUNDS
 from .test_comeback import ComebackTable
 from .test_takeover import audit
 
@@ -49,7 +49,13 @@ class SitdownTable(ComebackTable):
             return False
         if p.game is None or p.game.number < self.rerun:
             return False
-        kim = GameProtocol(GAME_ID, self.ids[0].public_key, self.newcomer, KIM_SECRET)
+        kim = GameProtocol(
+            GAME_ID,
+            self.ids[0].public_key,
+            self.newcomer,
+            KIM_SECRET,
+            min_proof_rounds=TEST_PROOF_ROUNDS,
+        )
         self.reborn = self.protos[self.dead] = kim
         for link in [k for k in self.links if k[1] == self.dead]:
             del self.links[link]

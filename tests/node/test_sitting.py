@@ -18,7 +18,7 @@ from hearts_p2p.node.watch import live_frame, peers_frame
 from hearts_p2p.rules import OpenSeats, Rules
 from hearts_p2p.wire import decode_frame
 
-from .table import GAME_ID
+from .table import GAME_ID, TEST_PROOF_ROUNDS
 from .test_takeover import DyingTable
 
 KIM = Identity.from_seed(bytes([200]) * 32)
@@ -113,7 +113,7 @@ async def test_a_feed_that_never_says_live_gives_up_within_the_bound(
 def newcomer() -> tuple[GameProtocol, bytes]:
     """Kim's protocol on the open log, having asked for player 2's seat, and its sit."""
     host = decode_frame(open_log()[0]).envelope.body["players"][0]["key"]
-    kim = GameProtocol(GAME_ID, host, KIM, bytes([201]) * 32)
+    kim = GameProtocol(GAME_ID, host, KIM, bytes([201]) * 32, min_proof_rounds=TEST_PROOF_ROUNDS)
     kim.resume(open_log())
     kim.ask_seat(2, "Kim", True)
     (sit,) = kim.drain()[0]

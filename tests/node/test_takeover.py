@@ -14,7 +14,7 @@ from hearts_p2p.log import GameLog
 from hearts_p2p.rules import GameKind, Rules
 from hearts_p2p.wire import SignedMessage
 
-from .table import GAME_ID, Table
+from .table import GAME_ID, TEST_PROOF_ROUNDS, Table
 
 TIMEOUT = 60.0
 
@@ -136,7 +136,14 @@ def test_takeover_in_a_longer_game_covers_later_hands(
     # A survivor restarted from its log re-derives the takeover and the table's every part.
     i = next(i for i in range(4) if i != dead)
     key, me, secret = table.ids[0].public_key, table.ids[i], bytes([i + 9]) * 32
-    again = GameProtocol(GAME_ID, key, me, secret, choices=table.protos[i].choices)
+    again = GameProtocol(
+        GAME_ID,
+        key,
+        me,
+        secret,
+        choices=table.protos[i].choices,
+        min_proof_rounds=TEST_PROOF_ROUNDS,
+    )
     again.resume(alive[0].entries)
     assert again.status is Status.FINISHED and again.head == alive[0].head
     assert again.table_seats == {dead}
@@ -196,8 +203,14 @@ def test_a_survivor_restarted_in_the_round_sends_the_same_vote_again(tmp_path: P
     first.give_up_on(2, TIMEOUT)
     (vote,) = [m for m in first.drain()[0] if m.envelope.kind == "takeover"]
     table.queue += [(j, vote) for j in (1, 3)]  # it left before the restart
-    again = GameProtocol(GAME_ID, table.ids[0].public_key, table.ids[0], bytes([9]) * 32,
-                         choices=first.choices)  # fmt: skip
+    again = GameProtocol(
+        GAME_ID,
+        table.ids[0].public_key,
+        table.ids[0],
+        bytes([9]) * 32,
+        choices=first.choices,
+        min_proof_rounds=TEST_PROOF_ROUNDS,
+    )
     again.resume(first.entries)
     table.protos[0] = again
     (resent,) = [m for m in again.drain()[0] if m.envelope.kind == "takeover"]
