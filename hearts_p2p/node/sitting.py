@@ -22,6 +22,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import trio
 
@@ -53,7 +54,9 @@ from .watch_client import LiveAudit, WatchError, _reach, _refusal
 __all__ = ["SitTimes", "find_open_seat", "sit_down", "wanted_table"]
 
 
+_T = TypeVar("_T")
 MAX_ASKS = 3  # sits sent over the watch connection before the newcomer gives up
+MAX_EARLY = 4096  # feed frames kept while the log so far is checked, before the sit is sent
 MAX_BOUNDARIES = 3  # hand boundaries an ``anyone`` table may pass without seating it
 PROBE_EVERY = 1.0  # seconds between probes while waiting for a seat to open
 
@@ -132,16 +135,21 @@ async def sit_down(
         except TransportError as e:
             raise SessionError(f"the table's feed ended before the seat could be asked for "
                                f"({e}): the game may be over; not sitting") from None  # fmt: skip
+        early: list[bytes] = []
+
+        def check_and_ask() -> tuple[GameProtocol, SignedMessage]:
+            return _ask(store, identity, opts, live, _check(live, path, want))
+
         try:
-            player = _check(live, path, want)
-            proto, sit = _ask(store, identity, opts, live, player)
+            proto, sit = await _reading_on(conn, early, check_and_ask)
         finally:
             live.close()
         for shown in seats if getattr(front, "shows_plays", True) else ():
             await front.notify(shown)  # a person's screen names the seats
         await front.notify(Notice(f"The log so far audits sound: asking for seat {want}"))
         try:
-            roster, hand = await _asking(conn, proto, store.game(proto.game_id).log, sit, times)
+            log_path = store.game(proto.game_id).log
+            roster, hand = await _asking(conn, proto, log_path, sit, times, early)
         except TransportError as e:
             raise SessionError(f"the table's feed ended while asking ({e}): not sitting") from None
     await front.notify(Notice(f"Asked for seat {want} from hand {hand}; joining the table"))
@@ -193,6 +201,23 @@ def _host_key(frame: bytes) -> bytes:
         raise SessionError(f"the feed does not start with a genesis ({e}): not sitting") from None
 
 
+async def _reading_on(conn: Connection, frames: list[bytes], work: Callable[[], _T]) -> _T:
+    """``work`` in a worker thread while the feed goes on into ``frames`` (at most
+    ``MAX_EARLY``): checking the log so far takes seconds, and a node drops a watcher that stops
+    reading for its send timeout. A feed that ends here ends the asking that follows."""
+    async with trio.open_nursery() as nursery:
+
+        async def read() -> None:
+            with contextlib.suppress(TransportError):
+                while len(frames) < MAX_EARLY:
+                    frames.append(await conn.receive())
+
+        nursery.start_soon(read)
+        result = await trio.to_thread.run_sync(work)
+        nursery.cancel_scope.cancel()
+    return result
+
+
 def _check(live: LiveAudit, path: Path, seat: int) -> int:
     """The player at ``seat``, once the log so far is sound and that seat open; else why not."""
     if live.problems:
@@ -241,13 +266,26 @@ def _ask(store: DataDir, identity: Identity, opts: PeerOptions, live: LiveAudit,
 
 
 async def _asking(
-    conn: Connection, proto: GameProtocol, log_path: Path, sit: SignedMessage, times: SitTimes
+    conn: Connection,
+    proto: GameProtocol,
+    log_path: Path,
+    sit: SignedMessage,
+    times: SitTimes,
+    early: Sequence[bytes] = (),
 ) -> tuple[Sequence[Member], int]:
     """Send the sit over the watch connection until the node takes one: the seats' addresses
     and the hand it is for. One the node did not take (the table passed a boundary while this
-    newcomer audited) is followed by the next the protocol signs, as the feed goes on."""
+    newcomer audited) is followed by the next the protocol signs, as the feed goes on; the
+    ``early`` frames, read while the log so far was checked, come first."""
     log = GameLog.open(log_path)
     try:
+        for frame in early:
+            with contextlib.suppress(WireError):
+                proto.receive(decode_frame(frame))
+        out, entries, _ = proto.drain()
+        for entry in entries:
+            log.append(entry)
+        sit = next((m for m in out if m.envelope.kind == SIT), sit)
         for _ in range(MAX_ASKS):
             await conn.send(sit.raw)
             with trio.move_on_after(times.answer):
