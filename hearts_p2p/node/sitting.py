@@ -265,6 +265,20 @@ def _ask(store: DataDir, identity: Identity, opts: PeerOptions, live: LiveAudit,
     return proto, sits[0]
 
 
+def _take(
+    proto: GameProtocol, log: GameLog, frames: Sequence[bytes], sit: SignedMessage
+) -> SignedMessage:
+    """Feed ``frames`` to the newcomer's protocol and log what it takes: the sit to send next
+    (a boundary passed makes the protocol sign one for the next hand), else ``sit``."""
+    for frame in frames:
+        with contextlib.suppress(WireError):
+            proto.receive(decode_frame(frame))
+    out, entries, _ = proto.drain()
+    for entry in entries:
+        log.append(entry)
+    return next((m for m in out if m.envelope.kind == SIT), sit)
+
+
 async def _asking(
     conn: Connection,
     proto: GameProtocol,
@@ -279,23 +293,12 @@ async def _asking(
     ``early`` frames, read while the log so far was checked, come first."""
     log = GameLog.open(log_path)
     try:
-        for frame in early:
-            with contextlib.suppress(WireError):
-                proto.receive(decode_frame(frame))
-        out, entries, _ = proto.drain()
-        for entry in entries:
-            log.append(entry)
-        sit = next((m for m in out if m.envelope.kind == SIT), sit)
+        sit = _take(proto, log, early, sit)
         for _ in range(MAX_ASKS):
             await conn.send(sit.raw)
             with trio.move_on_after(times.answer):
                 while (answer := parse_peers(frame := await conn.receive())) is None:
-                    with contextlib.suppress(WireError):
-                        proto.receive(decode_frame(frame))
-                    out, entries, _ = proto.drain()
-                    for entry in entries:
-                        log.append(entry)
-                    sit = next((m for m in out if m.envelope.kind == SIT), sit)
+                    sit = _take(proto, log, (frame,), sit)
                 peers, taken = answer
                 if taken:
                     me = proto.identity
