@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import struct
 import zlib
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,12 +101,20 @@ def _is_torn_tail(data: bytes, pos: int) -> bool:
 
 
 class GameLog:
-    """An open, append-only log file. ``append`` flushes; ``sync`` fsyncs (at step ends)."""
+    """An open, append-only log file. ``append`` flushes; ``sync`` fsyncs (at step ends).
+
+    It holds where each record starts, not the entries: a long game's memory stays flat, and
+    an entry is read back from the file when asked for (``read``), which is rare."""
 
     def __init__(self, path: Path, f: IO[bytes], loaded: LoadedLog) -> None:
         self.path = path
         self._f = f
-        self.entries = loaded.entries
+        self._starts = array("q")  # each record's offset in the file
+        pos = len(MAGIC)
+        for entry in loaded.entries:
+            self._starts.append(pos)
+            pos += _RECORD.size + len(entry)
+        self._end = pos
         self.recovered_torn = loaded.torn
 
     @classmethod
@@ -119,14 +128,36 @@ class GameLog:
             f.seek(loaded.good_size)
         else:
             loaded = LoadedLog([], len(MAGIC), torn=False)
-            f = os.fdopen(open_private(path, os.O_WRONLY | os.O_TRUNC), "wb")
+            f = os.fdopen(open_private(path, os.O_RDWR | os.O_TRUNC), "r+b")
             f.write(MAGIC)
             f.flush()
             os.fsync(f.fileno())
         return cls(path, f, loaded)
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self._starts)
+
+    @property
+    def entries(self) -> list[bytes]:
+        """Every entry, read back from the file."""
+        return self.read(0, len(self))
+
+    def read(self, start: int, stop: int) -> list[bytes]:
+        """Entries ``start`` to ``stop`` (not included), read back from the file."""
+        if not 0 <= start <= stop <= len(self):
+            raise ValueError(f"cannot read entries {start}-{stop} of {len(self)}")
+        if start == stop:
+            return []
+        self._f.flush()
+        base = self._starts[start]
+        end = self._starts[stop] if stop < len(self) else self._end
+        data = os.pread(self._f.fileno(), end - base, base)
+        out = []
+        for i in range(start, stop):
+            at = self._starts[i] - base
+            length, _ = _RECORD.unpack_from(data, at)
+            out.append(data[at + _RECORD.size : at + _RECORD.size + length])
+        return out
 
     def append(self, entry: bytes) -> None:
         """Append one entry, flushed to the OS."""
@@ -134,18 +165,20 @@ class GameLog:
             raise ValueError(f"entry of {len(entry)} bytes exceeds {MAX_RECORD}")
         self._f.write(_RECORD.pack(len(entry), zlib.crc32(entry)) + entry)
         self._f.flush()
-        self.entries.append(entry)
+        self._starts.append(self._end)
+        self._end += _RECORD.size + len(entry)
 
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` entries (a resumed peer drops a half-written step,
         which it will write again, whole, once the step completes)."""
-        if not 0 <= count <= len(self.entries):
-            raise ValueError(f"cannot keep {count} of {len(self.entries)} entries")
-        size = len(MAGIC) + sum(_RECORD.size + len(e) for e in self.entries[:count])
+        if not 0 <= count <= len(self):
+            raise ValueError(f"cannot keep {count} of {len(self)} entries")
+        size = self._starts[count] if count < len(self) else self._end
         self._f.flush()
         self._f.truncate(size)
         self._f.seek(size)
-        del self.entries[count:]
+        del self._starts[count:]
+        self._end = size
 
     def sync(self) -> None:
         self._f.flush()

@@ -11,6 +11,7 @@ start holds the reveals, the end-of-hand audit and the deal, each peer decryptin
 and the whole first deck: every seat's shuffle and lock one after the other, each deck decoded
 before the next seat can use it. Peers on one machine share its cores: work every peer does
 at the same moment counts ``seats / cores`` times in the bound when the seats outnumber them.
+A third figure is each peer's resident memory as each hand is dealt: its growth per hand.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .units import cost, loopback_hop, unit_costs
 
 HAND_TARGET = 1.5  # hand start: at most this many times its bound
 GAME_TARGET = 2.0  # game start
+MEMORY_TARGET = 0.02  # MB a peer's resident memory grows by per hand, after the first
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -130,6 +132,37 @@ def measure(run: network.NetworkRun, hands: int) -> tuple[list[float], list[floa
     return starts, game
 
 
+def memory(run: network.NetworkRun) -> dict[str, Any] | None:
+    """Each peer's resident memory as hands are dealt, after the first: its growth per hand
+    (the least-squares slope) and how far it rises above the second hand's, in MB, as
+    min/median/max over the peers. Flat memory is a slope near zero however long the game."""
+    slopes, rises = [], []
+    for p in run.peers:
+        points = sorted((h, b / 1e6) for h, b in p.rss.items() if h >= 2)
+        if len(points) < 3:
+            continue
+        mean_h = statistics.fmean(h for h, _ in points)
+        mean_m = statistics.fmean(m for _, m in points)
+        num = sum((h - mean_h) * (m - mean_m) for h, m in points)
+        slopes.append(num / sum((h - mean_h) ** 2 for h, _ in points))
+        rises.append(max(m for _, m in points) - points[0][1])
+    if not slopes:
+        return None
+
+    def spread(values: list[float]) -> dict[str, float]:
+        return {k: round(f(values), 3) for k, f in
+                (("min", min), ("median", statistics.median), ("max", max))}  # fmt: skip
+
+    growth = spread(slopes)
+    return {
+        "peers": len(slopes),
+        "growth_mb_per_hand": growth,
+        "rise_mb": spread(rises),
+        "target_mb_per_hand": MEMORY_TARGET,
+        "meets_target": growth["median"] <= MEMORY_TARGET,
+    }
+
+
 def _one(players: int, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="hearts-bench-") as tmp:
         run = network.play(Path(tmp), players=players, target=args.target, strategy=args.strategy)
@@ -144,6 +177,7 @@ def _one(players: int, args: argparse.Namespace) -> dict[str, Any]:
         "hands": hands,
         "cores": cores,
         "hand_start": _figure(starts, bound(hand, players, cores, units, hop), HAND_TARGET),
+        "memory": memory(run),
         "game_start": _figure(game, bound(game_path, players, cores, units, hop), GAME_TARGET),
         "critical_path": {
             name: {"one_seat": path[0], "every_seat": path[1], "steps": path[2]}
@@ -174,6 +208,18 @@ def _line(name: str, f: dict[str, Any]) -> str:
     )
 
 
+def _memory_line(m: dict[str, Any] | None) -> str:
+    if m is None:
+        return "  memory: not measured (too few hands)"
+    g, r = m["growth_mb_per_hand"], m["rise_mb"]
+    verdict = "meets" if m["meets_target"] else "MISSES"
+    return (
+        f"  memory of {m['peers']} peers after the first hand: growth per hand median"
+        f" {g['median']} MB (min {g['min']}, max {g['max']}); rise at most {r['max']} MB"
+        f" (median {r['median']}) ({verdict} ≤ {m['target_mb_per_hand']} MB per hand)"
+    )
+
+
 def render(r: dict[str, Any]) -> str:
     lines = [f"handstart: bot peers in their own processes over loopback TCP, to {r['target']}"]
     for x in r["results"]:
@@ -184,6 +230,7 @@ def render(r: dict[str, Any]) -> str:
             f"multiply {u['multiply']}; hop {x['loopback_hop_us']})",
             _line("last card → all hold the next hand", x["hand_start"]),
             _line("lobby full → all hold the first hand", x["game_start"]),
+            _memory_line(x["memory"]),
         ]
     lines.append(
         "(bound: the critical path's steps, signature checks and E_k work in sequence; the work"

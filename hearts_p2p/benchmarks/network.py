@@ -26,6 +26,7 @@ class PeerTimes:
 
     seen: dict[tuple[int, str], float] = field(default_factory=dict)
     sent: dict[tuple[int, str], float] = field(default_factory=dict)
+    rss: dict[int, int] = field(default_factory=dict)  # bytes resident as each hand was dealt
 
 
 @dataclass
@@ -166,7 +167,9 @@ def _times(path: Path) -> PeerTimes:
             continue  # the last line of a peer killed while writing it
         hand, _, step = rec["step"].partition(":")
         key = (int(hand), step)
-        if "sent" in rec:
+        if "rss" in rec:
+            out.rss[key[0]] = rec["rss"]
+        elif "sent" in rec:
             out.sent[key] = rec["sent"]
         else:
             out.seen[key] = max(out.seen.get(key, 0.0), rec["seen"])

@@ -195,7 +195,7 @@ def _stop(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
 def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     s.pending = None
     known = [s.index[m.envelope.prev] for m in tail if m.envelope.prev in s.index]
-    s.cut(min([len(s.entries), *known]))
+    s.cut(min([s.count, *known]))
     for m in tail:
         s.log(m)
     upgrade = s.status is Status.ABORTED

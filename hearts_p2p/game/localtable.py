@@ -9,6 +9,7 @@ messages, to route them differently to each player, or to act in a seat's place)
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -19,10 +20,19 @@ from ..engine import Action, SeatView
 from ..identity import Identity
 from ..rules import Rules
 from ..wire import SignedMessage
+from .events import GameEvent
 from .genesis import Genesis, Player
 from .protocol import GameProtocol
+from .state import Window
 
 __all__ = ["Chooser", "LocalTable"]
+
+
+TIGHT = Window(trim_at=8, keep=0, steps=4)  # the log in memory trimmed at almost every step
+
+
+def _read(log: list[bytes], start: int, stop: int) -> list[bytes]:
+    return log[start:stop]
 
 
 class Chooser(Protocol):
@@ -48,6 +58,7 @@ class LocalTable:
         seed: int = 1,
         table_name: str = "local table",
         proof_rounds: int = PROOF_ROUNDS,
+        window: Window | None = TIGHT,
     ) -> None:
         n = rules.players
         self.ids = list(identities)
@@ -60,6 +71,12 @@ class LocalTable:
             Player(f"p{i}", self.ids[i].public_key, self.protos[i].dh_public, True)
             for i in range(n)
         )
+        # Each player's log as its shell would hold it: the protocol reads the older entries
+        # back from it, and in the tight window, which tests use, it does so all the time.
+        self.logs: list[list[bytes]] = [[] for _ in range(n)]
+        if window is not None:
+            for p, held in zip(self.protos, self.logs, strict=True):
+                p.keep_history(functools.partial(_read, held), window)
         self.genesis = Genesis(game_id, table_name, rules, players, 0, proof_rounds)
         self.seats = list(seats)
         self.rng = random.Random(seed)
@@ -93,10 +110,20 @@ class LocalTable:
                 return
         raise RuntimeError("the table did not settle")
 
+    def drain(
+        self, i: int, p: GameProtocol
+    ) -> tuple[list[SignedMessage], list[bytes], list[GameEvent]]:
+        """Player ``i``'s drain, its entries written to its log as a shell writes its file."""
+        kept = p.log_kept
+        out, entries, events = p.drain()
+        del self.logs[i][kept:]
+        self.logs[i] += entries
+        return out, entries, events
+
     def _send(self, i: int, p: GameProtocol) -> None:
         """Player ``i``'s relays, then its own messages, onto its links."""
         n = len(self.protos)
-        out, _, _ = p.drain()
+        out, _, _ = self.drain(i, p)
         for m in p.take_relays():
             named = -1 if p.forged(m) else m.envelope.sender
             for j in range(n):

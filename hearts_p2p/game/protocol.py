@@ -67,7 +67,7 @@ from .redeal import open_seats
 from .rekey import REJOIN, awaited, give_up, sign_rejoin, take_rejoin
 from .seating import SEATING
 from .sitdown import SIT, asked_seat, sign_sit, signer_key, take_sit, wanted
-from .state import GameState, Status, StepRecord, StepRule
+from .state import GameState, Status, StepRecord, StepRule, Window
 from .steps import DECISIONS, Step, StepKind
 from .tableseat import Evidence, RoundState
 from .takeover import KINDS as TAKEOVER_KINDS
@@ -231,7 +231,7 @@ class GameProtocol:
     @property
     def entries(self) -> list[bytes]:
         """The log so far, as every honest peer holds it (a copy)."""
-        return list(self._s.entries)
+        return self._s.read(0, self._s.count)
 
     @property
     def head(self) -> bytes:
@@ -510,14 +510,54 @@ class GameProtocol:
         """How many of the entries already taken are still the log's: a verdict cuts the log
         back to where its evidence's step began, so the shell truncates its file to this before
         appending what ``take_entries`` gives."""
-        return min(self._s.kept, len(self._s.entries))
+        return min(self._s.kept, self._s.count)
+
+    @property
+    def log_held(self) -> int:
+        """Entries of the log this protocol holds in memory: all of them without a history."""
+        return len(self._s.entries)
+
+    @property
+    def log_count(self) -> int:
+        """Entries in the log so far, as every honest peer holds it."""
+        return self._s.count
+
+    def read_entries(self, start: int, stop: int) -> list[bytes]:
+        """Log entries ``start`` to ``stop`` (not included), the older from the history."""
+        return self._s.read(start, stop)
+
+    def keep_history(
+        self, history: Callable[[int, int], list[bytes]], window: Window | None = None
+    ) -> None:
+        """The shell holds the log it takes (its file) and reads entries back through
+        ``history``: from here on this protocol drops what it no longer needs in memory,
+        reading it back when a late or conflicting message names an old step, so a long
+        game's memory stays flat. What it decides is the same whatever ``window`` says."""
+        self._s.history = history
+        self._s.window = window or Window()
 
     def take_entries(self) -> list[bytes]:
-        """The log entries since ``log_kept``, to append to the log file."""
+        """The log entries since ``log_kept``, to append to the log file. Those taken before
+        are in the shell's file by now: the protocol may drop them (``keep_history``)."""
         s = self._s
+        if s.count - s.base > s.window.trim_at:
+            self._forget(s.trim())
         kept = self.log_kept
-        s.kept = len(s.entries)
-        return s.entries[kept:]
+        s.kept = s.count
+        return s.entries[kept - s.base :]
+
+    def _forget(self, dropped: list[bytes]) -> None:
+        """The frames and numbers of entries the state no longer holds: a copy of one that
+        comes again is checked against the log (``GameState.logged``)."""
+        if not dropped:
+            return
+        s = self._s
+        old = set(dropped)
+        parts = {v for v in self._seen.values() if v in old}
+        self._seen = {k: v for k, v in self._seen.items() if v not in parts}
+        for raw in parts:  # a vote or a share stays: taking one again is not harmless
+            s.frames.discard(raw)
+            s.signed.discard(raw)
 
     def has_frame(self, raw: bytes) -> bool:
         """Whether these exact bytes were taken already: relays bring every message several
@@ -551,7 +591,7 @@ class GameProtocol:
         may have come before it left. The events left to show say where the game stands: who
         sits where, and this seat's hand now.
         """
-        if self._s.entries or self._s.outbox:
+        if self._s.count or self._s.outbox:
             raise ProtocolError("a game resumes into a fresh protocol only")
         for raw in entries:
             try:
@@ -652,7 +692,7 @@ class GameProtocol:
         ):
             self._dropped += 1  # after voting, the seat's part counts only as a vote's evidence
             return
-        if (env.sender, env.seq) in self._seen:
+        if (env.sender, env.seq) in self._seen or s.logged(env.sender, env.seq) is not None:
             s.frames.add(msg.raw)
             return  # the same envelope under another signature of its signer's: one message
         buf = self._future.setdefault(env.sender, {})
@@ -708,7 +748,7 @@ class GameProtocol:
         (6.11) holds no numbers in between. The number comes first, and a peer that found the
         step first turns to it when the other message comes (``after_abort``)."""
         s, env = self._s, msg.envelope
-        seen_raw = self._seen.get((env.sender, env.seq))
+        seen_raw = self._seen.get((env.sender, env.seq)) or s.logged(env.sender, env.seq)
         if seen_raw is not None:
             seen = decode_frame(seen_raw)  # another frame under a taken number: rare
             if seen.envelope_bytes != msg.envelope_bytes:
@@ -725,8 +765,7 @@ class GameProtocol:
         s = self._s
         if prev == s.step.prev:
             return s.step.got.get(player)
-        record = s.steps.get(prev)
-        raw = record.got.get(player) if record is not None else None
+        raw = s.part(prev, player)
         return decode_frame(raw) if raw is not None else None
 
     def _unsigned(self, msg: SignedMessage) -> None:
@@ -748,7 +787,7 @@ class GameProtocol:
         messages will prove): it is never judged on a history this peer has not seen, so what
         is decided is decided alike by every honest peer."""
         prev = msg.envelope.prev
-        return prev == self._s.step.prev or prev in self._s.steps
+        return prev == self._s.step.prev or self._s.completed(prev)
 
     def _drain_future(self) -> None:
         s = self._s
@@ -815,7 +854,7 @@ class GameProtocol:
         s = self._s
         s.steps[step.prev] = StepRecord({p: m.raw for p, m in step.got.items()})
         for m in step.in_order():
-            s.log(m)
+            s.log(m, part=True)
         r = s.round
         if r is not None and r.prev == step.prev and r.state is RoundState.VOTING:
             # A vote came before the seat's part did: the voter took that part only as a
@@ -825,6 +864,7 @@ class GameProtocol:
         for player in s.returned:  # numbers it signed under before it was taken over are void
             self._future.pop(player, None)
             self._seen = {k: v for k, v in self._seen.items() if k[0] != player}
+            s.numbers.pop(player, None)
         s.returned = []
         self._play_table()
         self._send_own()
@@ -992,7 +1032,7 @@ class GameProtocol:
                 self._follow(prev, [msg])
                 return
             take_vote(s, msg, self._take_evidence)
-            if env.prev != s.step.prev and env.prev in s.steps:
+            if env.prev != s.step.prev and s.completed(env.prev):
                 self._answer_late(env.prev, env.body.get("player"))
             if self._redeal():
                 return
@@ -1108,7 +1148,7 @@ class GameProtocol:
         s = self._s
         if s.me is None or not isinstance(about, int) or about == s.me or prev in s.voted:
             return
-        raw = s.steps[prev].got.get(about)
+        raw = s.part(prev, about)
         if raw is None or s.me in s.table:
             return
         s.voted.add(prev)
@@ -1124,14 +1164,15 @@ class GameProtocol:
         the shares come. Its log stays the others'."""
         s = self._s
         start = s.index[prev]
-        entries = s.entries[:start]
+        entries = s.read(0, start)
         # The others' messages from that step on may hold in their history too: taken again.
-        since = [decode_frame(raw) for raw in s.entries[start:]]
+        since = [decode_frame(raw) for raw in s.read(start, s.count)]
         parts = [m for m in (*since, *s.step.got.values()) if m.envelope.sender != s.me]
         held = [*parts, *s.later, *(m for buf in self._future.values() for m in buf.values())]
         views = s.views
         self._s = GameState(s.game_id, s.host_key, s.identity, self._secret, s.choices)
         self._s.views = views
+        self._s.history = s.history
         self._s.min_proof_rounds = s.min_proof_rounds
         self._s.mute = s.mute | {prev}
         self._seen, self._future, self._early, self._vouched = {}, {}, [], set()

@@ -58,7 +58,7 @@ def _start_game(s: GameState, done: Step) -> None:
 
 def _digest(s: GameState) -> bytes:
     assert s.genesis is not None
-    return s.genesis.digest(decode_frame(s.entries[0]).envelope_bytes)
+    return s.genesis.digest(decode_frame(s.read(0, 1)[0]).envelope_bytes)
 
 
 def _check_accept(s: GameState, player: int, body: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -18,7 +19,7 @@ from ..coinflip import CoinFlip
 from ..deck.params import PROOF_ROUNDS
 from ..engine import Game
 from ..identity import Identity
-from ..wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
+from ..wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
 from .escrow import EscrowEntry
 from .events import GameEvent
 from .genesis import Genesis, Player
@@ -37,10 +38,13 @@ __all__ = [
     "Status",
     "StepRecord",
     "StepRule",
+    "Window",
     "nothing_to_send",
 ]
 
 MAX_REASON = 200
+_SEQ_GAP = 4096  # numbers a player may skip between two logged messages (its votes, say)
+_PARTS = 8  # entries read at a time looking for a step's part in the log
 
 
 class Status(Enum):
@@ -65,6 +69,21 @@ class Ahead:
         return self.flow.params.hand_number
 
 
+@dataclass(frozen=True)
+class Window:
+    """How much of the log a protocol with a history holds in memory: it grows to ``trim_at``
+    entries, then is cut back to its last ``keep`` (a few hands at the default), keeping at
+    least the last ``steps`` step records (a late vote's step, say)."""
+
+    trim_at: int = 192
+    keep: int = 64
+    steps: int = 32
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.keep <= self.trim_at or self.steps < 4:
+            raise ValueError("a window keeps at most what it trims at, and 4 steps or more")
+
+
 @dataclass(eq=False, repr=False)  # no repr: it would print the secret
 class GameState:
     """Everything one peer knows of one game. ``identity`` is None for an observer."""
@@ -85,7 +104,14 @@ class GameState:
     reshuffled: set[int] = field(default_factory=set)  # hands whose deck ahead was set aside
     flip: CoinFlip | None = None
     abort: Abort | None = None
-    entries: list[bytes] = field(default_factory=list)
+    entries: list[bytes] = field(default_factory=list)  # the log from entry ``base`` on
+    # The log below ``base`` is the shell's to hold (its file), read back through ``history``:
+    # with one, a long game's memory stays flat (``trim``); without, nothing is dropped.
+    history: Callable[[int, int], list[bytes]] | None = None
+    base: int = 0
+    trimmed: int = 0  # steps begun before this entry are complete, their records dropped
+    window: Window = field(default_factory=lambda: Window())
+    numbers: dict[int, array[int]] = field(default_factory=dict)  # by player: entry by seq
     head: bytes = GENESIS_HEAD
     step: Step = field(
         default_factory=lambda: Step(0, StepId(StepKind.GENESIS), (0,), GENESIS_HEAD)
@@ -100,7 +126,7 @@ class GameState:
     frames: set[bytes] = field(default_factory=set)  # every verified frame: copies drop at once
     index: dict[bytes, int] = field(default_factory=lambda: {GENESIS_HEAD: 0})  # step starts
     steps: dict[bytes, StepRecord] = field(default_factory=dict)  # completed, by their prev
-    heads: list[bytes] = field(default_factory=lambda: [GENESIS_HEAD])  # after each entry
+    heads: list[bytes] = field(default_factory=lambda: [GENESIS_HEAD])  # after base + i entries
     kept: int = 0  # entries handed to the shell that are still the log's (a verdict cuts)
     evidence: tuple[SignedMessage, ...] = ()  # the verdict's, as messages
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
@@ -208,25 +234,112 @@ class GameState:
         this very step."""
         return self.me in self.table or self.step.prev in self.mute
 
+    @property
+    def count(self) -> int:
+        """Entries in the log so far."""
+        return self.base + len(self.entries)
+
+    def read(self, start: int, stop: int) -> list[bytes]:
+        """Log entries ``start`` to ``stop`` (not included): those below ``base`` from the
+        shell's history."""
+        stop = min(stop, self.count)
+        if start >= stop:
+            return []
+        older: list[bytes] = []
+        if start < self.base:
+            assert self.history is not None
+            older = self.history(start, min(stop, self.base))
+        return older + self.entries[max(start, self.base) - self.base : stop - self.base]
+
     def new_step(
         self, hand: int, step: StepId, senders: tuple[int, ...], any_one: bool = False
     ) -> None:
         self.step = Step(hand, step, senders, self.head, any_one)
-        self.index[self.head] = len(self.entries)
+        self.index[self.head] = self.count
 
-    def log(self, msg: SignedMessage) -> None:
+    def log(self, msg: SignedMessage, part: bool = False) -> None:
         """Append an entry to the log (the file is the shell's: it takes them from the
         protocol). The chain takes the signed envelope, not the frame: a second signature of
-        one envelope, which only its signer can make, is the same message and changes nothing."""
+        one envelope, which only its signer can make, is the same message and changes nothing.
+        A step's ``part`` is one of its sender's numbered messages (``logged``); a vote, say,
+        is not."""
+        env = msg.envelope
+        numbers = self.numbers.setdefault(env.sender, array("q"))
+        if part and 0 <= env.seq - len(numbers) < _SEQ_GAP:  # not a slot for a far number
+            numbers.extend([-1] * (env.seq + 1 - len(numbers)))
+            numbers[env.seq] = self.count
         self.entries.append(msg.raw)
         self.head = chain(self.head, msg.envelope_bytes)
         self.heads.append(self.head)
 
+    def logged(self, player: int, seq: int) -> bytes | None:
+        """The entry ``player`` signed under number ``seq``, if the log holds one."""
+        numbers = self.numbers.get(player)
+        if numbers is None or not 0 <= seq < len(numbers) or numbers[seq] < 0:
+            return None
+        at = numbers[seq]
+        return self.read(at, at + 1)[0] if at < self.count else None
+
+    def completed(self, prev: bytes) -> bool:
+        """Whether the step that began at ``prev`` is complete (its record may be dropped)."""
+        if prev in self.steps:
+            return True
+        start = self.index.get(prev)
+        return start is not None and start < self.trimmed and prev != self.step.prev
+
+    def part(self, prev: bytes, player: int) -> bytes | None:
+        """What ``player`` sent for the completed step that began at ``prev``, if it took part:
+        from the step's record, or from the log, where a step's parts follow its start."""
+        record = self.steps.get(prev)
+        if record is not None:
+            return record.got.get(player)
+        if not self.completed(prev):
+            return None
+        at = self.index[prev]
+        while at < self.count:
+            for raw in self.read(at, at + _PARTS):
+                env = decode_frame(raw).envelope
+                if env.prev != prev:
+                    return None
+                if env.sender == player:
+                    return raw
+                at += 1
+        return None
+
+    def trim(self) -> list[bytes]:
+        """Drop the entries the shell has taken, but the window's last few, and the records of
+        the steps they begin: the history holds them. Returns the entries dropped."""
+        if self.history is None:
+            return []
+        base = max(self.base, min(self.kept, self.count - self.window.keep))
+        if base <= self.base:
+            return []
+        dropped = self.entries[: base - self.base]
+        del self.entries[: base - self.base]
+        del self.heads[: base - self.base]
+        self.base = base
+        for prev in list(self.steps):
+            if self.index.get(prev, base) >= base or len(self.steps) <= self.window.steps:
+                break
+            del self.steps[prev]
+            self.trimmed = max(self.trimmed, self.index[prev] + 1)
+        return dropped
+
     def cut(self, count: int) -> None:
         """Keep the first ``count`` entries only: a verdict's evidence replaces what followed."""
-        del self.entries[count:]
-        del self.heads[count + 1 :]
-        self.head = self.heads[-1]
+        if count >= self.base:
+            del self.entries[count - self.base :]
+            del self.heads[count - self.base + 1 :]
+            self.head = self.heads[-1]
+        else:
+            self.head = GENESIS_HEAD  # the chain up to ``count``, from the history
+            for raw in self.read(0, count):
+                self.head = chain(self.head, decode_frame(raw).envelope_bytes)
+            self.entries, self.heads, self.base = [], [self.head], count
+        for numbers in self.numbers.values():
+            for seq, at in enumerate(numbers):
+                if at >= count:
+                    numbers[seq] = -1
         self.kept = min(self.kept, count)
 
     def placed(self, tail: tuple[SignedMessage, ...]) -> bool:

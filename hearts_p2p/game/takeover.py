@@ -232,7 +232,7 @@ def _recover(s: GameState, r: Round) -> TableSeat:
         raise CheatError(about, why[:MAX_REASON], evidence) from None
     for m in evidence:
         s.log(m)
-    s.index[s.step.prev] = len(s.entries)  # a later verdict in this step cuts after the round
+    s.index[s.step.prev] = s.count  # a later verdict in this step cuts after the round
     s.table[about] = seat
     s.round = None
     seat_no = s.seat_of[about]

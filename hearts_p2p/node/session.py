@@ -435,7 +435,8 @@ async def _play(
     )
     seed = secret if isinstance(secret, bytes) else b""
     watch = WatchService(front)
-    watch.entries = list(game_log.entries)
+    spool = _watch_spool(files.log, game_log)
+    watch.spool = spool
     port = listener.socket.getsockname()[1]
     herald = Herald(identity, proto, front, opts.interfaces, opts.discovery, opts.name, port,
                     opts.absent_timeout)  # fmt: skip
@@ -451,30 +452,46 @@ async def _play(
             on_watchers(count)
 
     game_log.feed = logged
-    async with (
-        serving_watchers(watch),
-        open_mesh(
-            identity,
-            proto.game_id,
-            roster,
-            listeners=[listener],
-            strangers=watch.admit,
-            dial_all=dial_all,
-        ) as mesh,
-        trio.open_nursery() as nursery,
-    ):
-        watch.on_change = watched
-        watch.tell(mesh)
-        nursery.start_soon(herald.run)
-        runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
-        watch.on_sit = runner.take_sit
-        watch.peers = [(m.public_key, m.address) for m in roster if m.address is not None]
-        status = await runner.run(task_status=task_status)
-        nursery.cancel_scope.cancel()
-    await listener.aclose()
+    try:
+        async with (
+            serving_watchers(watch),
+            open_mesh(
+                identity,
+                proto.game_id,
+                roster,
+                listeners=[listener],
+                strangers=watch.admit,
+                dial_all=dial_all,
+            ) as mesh,
+            trio.open_nursery() as nursery,
+        ):
+            watch.on_change = watched
+            watch.tell(mesh)
+            nursery.start_soon(herald.run)
+            runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
+            watch.on_sit = runner.take_sit
+            watch.peers = [(m.public_key, m.address) for m in roster if m.address is not None]
+            status = await runner.run(task_status=task_status)
+            nursery.cancel_scope.cancel()
+        await listener.aclose()
+    finally:
+        spool.close()
+        spool.path.unlink(missing_ok=True)
     if status in (Status.FINISHED, Status.ABORTED):
         store.finished(role)
     return Outcome(status, files.log, proto.head.hex(), proto.result, proto.abort)
+
+
+def _watch_spool(log: Path, game_log: GameLog) -> GameLog:
+    """The entries the watch service streams, in a file beside the log: every entry ever
+    logged, where the log itself is cut by a verdict. A resumed node starts it from its log."""
+    path = log.with_suffix(".watch")
+    path.unlink(missing_ok=True)
+    spool = GameLog.open(path)
+    for i in range(0, len(game_log), 256):
+        for entry in game_log.read(i, min(i + 256, len(game_log))):
+            spool.append(entry)
+    return spool
 
 
 def _write_entries(path: Path, proto: GameProtocol) -> None:

@@ -27,7 +27,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 
@@ -42,6 +42,8 @@ from ..wire import WireError, pack, unpack
 __all__ = [
     "WATCH_VERSION",
     "FedLog",
+    "MemorySpool",
+    "Spool",
     "WatchConfig",
     "WatchService",
     "hello_frame",
@@ -171,6 +173,34 @@ class FedLog(GameLog):
             self.feed(entry)
 
 
+class Spool(Protocol):
+    """Where the watch service keeps the entries it streams: a file (``GameLog``) in a game,
+    so that a long game's memory stays flat."""
+
+    def __len__(self) -> int: ...
+    def append(self, entry: bytes) -> None: ...
+    def read(self, start: int, stop: int) -> list[bytes]: ...
+
+
+class MemorySpool:
+    """The entries in memory: a service that streams a few (its tests)."""
+
+    def __init__(self) -> None:
+        self._entries: list[bytes] = []
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def append(self, entry: bytes) -> None:
+        self._entries.append(entry)
+
+    def read(self, start: int, stop: int) -> list[bytes]:
+        return self._entries[start:stop]
+
+
+_BATCH = 64  # entries read from the spool at a time
+
+
 @dataclass(eq=False)
 class _Watcher:
     name: str
@@ -203,7 +233,8 @@ class WatchService:
         # A newcomer's sit from a watcher: whether the game took it for checking (SPEC 6.15).
         self.on_sit: Callable[[bytes], Awaitable[bool | None]] | None = None
         self.peers: list[tuple[bytes, tuple[str, int]]] = []  # the seats' addresses, to answer
-        self.entries: list[bytes] = []  # every entry ever logged, in order (a cut keeps them)
+        # every entry ever logged, in order (a cut keeps them): in a file for a real game
+        self.spool: Spool = MemorySpool()
         self.watchers: list[_Watcher] = []
         self.refused = 0
         self._greeting = 0
@@ -219,7 +250,7 @@ class WatchService:
         return tuple(w.name for w in self.watchers)
 
     def publish(self, entry: bytes) -> None:
-        self.entries.append(entry)
+        self.spool.append(entry)
         self._wake()
 
     def _wake(self) -> None:
@@ -329,12 +360,13 @@ class WatchService:
                 answer, watcher.answer = watcher.answer, None
                 with trio.fail_after(self.config.send_timeout):
                     await conn.send(answer)
-            while cursor < len(self.entries):
-                if caught_up and len(self.entries) - cursor > self.config.max_lag:
-                    raise _Lagging(f"{len(self.entries) - cursor} entries behind")
-                with trio.fail_after(self.config.send_timeout):
-                    await conn.send(self.entries[cursor])
-                cursor += 1
+            while cursor < len(self.spool):
+                if caught_up and len(self.spool) - cursor > self.config.max_lag:
+                    raise _Lagging(f"{len(self.spool) - cursor} entries behind")
+                for entry in self.spool.read(cursor, min(cursor + _BATCH, len(self.spool))):
+                    with trio.fail_after(self.config.send_timeout):
+                        await conn.send(entry)
+                    cursor += 1
             if watcher.newcomer and not caught_up:
                 with trio.fail_after(self.config.send_timeout):
                     await conn.send(live_frame(cursor))

@@ -146,6 +146,7 @@ class LiveAudit:
         self.host_key = host_key
         log_path.unlink(missing_ok=True)  # the watcher's own copy: a new watch starts it anew
         self.log = GameLog.open(log_path)
+        self.proto.keep_history(self.log.read)
         self.frames = 0  # of the current server's feed
         self.problems = 0
         self.server = host_key  # whose node the feed comes from

@@ -6,6 +6,8 @@ from typing import Any
 
 from hearts_p2p.bots import make_bot
 from hearts_p2p.game import GameProtocol, LocalTable
+from hearts_p2p.game.localtable import TIGHT
+from hearts_p2p.game.state import Window
 from hearts_p2p.identity import Identity
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
@@ -31,9 +33,10 @@ class Table(LocalTable):
         strategy: str = "heuristic",
         deal: int = 0,
         proof_rounds: int = TEST_PROOF_ROUNDS,
+        window: Window | None = TIGHT,
     ) -> None:
         """``deal`` varies the players' secrets, and so every deal; ``seed`` the bots and the
-        network's order."""
+        network's order; ``window`` how much of its log each protocol holds in memory."""
         n = rules.players
         secrets = [bytes([i + 9 + deal]) * 32 for i in range(n)]
         bots = [make_bot(strategy, seed + i) for i in range(n)]
@@ -46,6 +49,7 @@ class Table(LocalTable):
             seed=seed,
             table_name="test table",
             proof_rounds=proof_rounds,
+            window=window,
         )
         self.proof_rounds = proof_rounds
 

@@ -70,13 +70,13 @@ class ComebackTable(DyingTable):
         if i == self.dead and self.died and self.own_log is None:
             self.own_log = list(p.entries)  # what it had on disk when it died
         if i == self.dead and self.died and self.reborn is None:
-            p.drain()
+            self.drain(i, p)
             p.take_relays()
             return
         if p.wants_secret and self.fresh is not None:
             self.asked += 1  # a fresh secret each time, as the shell draws one
             p.come_back(self.fresh[:-1] + bytes([self.asked]))
-        out, _, events = p.drain()
+        out, _, events = self.drain(i, p)
         self.events[i] += events
         out = [m for m in (self.tamper(i, m) for m in out) if m is not None]
         self.sent += out

@@ -45,7 +45,7 @@ class GroupDyingTable(Table):
     def _send(self, i: int, p: GameProtocol) -> None:
         self._reach(i, (p.step.hand, p.step.name))
         if i in self.died:
-            p.drain()
+            self.drain(i, p)
             p.take_relays()
             return
         super()._send(i, p)
@@ -139,7 +139,7 @@ class HalfSentTable(GroupDyingTable):
 
     def _send(self, i: int, p: GameProtocol) -> None:
         if i in self.died:
-            p.drain()
+            self.drain(i, p)
             p.take_relays()
             return
         Table._send(self, i, p)

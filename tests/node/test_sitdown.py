@@ -245,7 +245,7 @@ class LeavingAgainTable(SitdownTable):
         if i == self.dead and p is self.reborn and p.me == 2 and p.step.hand >= self.again:
             self.gone = True
         if self.gone and i == self.dead:
-            p.drain()
+            self.drain(i, p)
             p.take_relays()
             return
         super()._send(i, p)

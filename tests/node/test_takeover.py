@@ -40,7 +40,7 @@ class DyingTable(Table):
         if i == self.dead and (p.step.hand, p.step.name) == self.when:
             self.died = True  # the table reached the step: it dies before its part of it
         if i == self.dead and self.died:
-            p.drain()
+            self.drain(i, p)
             p.take_relays()
             return
         super()._send(i, p)

@@ -139,3 +139,19 @@ def test_a_torn_record_with_zeros_after_it_is_a_torn_tail(tmp_path: Path) -> Non
         f.write(struct.pack(">II", 10, 1234) + bytes(10) + bytes(100))
     loaded = read_log(p)
     assert loaded.torn and loaded.entries == [b"alpha"]
+
+
+def test_entries_are_read_back_from_the_file_not_memory(tmp_path: Path) -> None:
+    """The open log holds where records start, not their bytes: any range reads back as
+    written, after a truncate and appends too, and a range past the end is refused."""
+    p = tmp_path / "game.log"
+    log = write(p, [bytes([i]) * (i + 1) for i in range(10)])
+    assert log.read(3, 6) == [bytes([i]) * (i + 1) for i in range(3, 6)]
+    assert log.read(4, 4) == [] and len(log) == 10
+    log.truncate(5)
+    log.append(b"after")
+    assert log.read(4, 6) == [bytes([4]) * 5, b"after"] and len(log) == 6
+    with pytest.raises(ValueError):
+        log.read(2, 7)
+    log.close()
+    assert read_log(p).entries[-2:] == [bytes([4]) * 5, b"after"]
