@@ -28,6 +28,7 @@ from .keys import derive, pass_key, pass_public_key
 from .outcome import Abort
 from .rekeying import Rekeying
 from .replay import HandAction
+from .stepindex import StepIndex
 from .steps import AHEAD, Step, StepId, StepKind
 from .tableseat import Round, TableSeat
 
@@ -124,7 +125,7 @@ class GameState:
     events: list[GameEvent] = field(default_factory=list)
     relays: list[SignedMessage] = field(default_factory=list)  # others' messages to pass on
     frames: set[bytes] = field(default_factory=set)  # every verified frame: copies drop at once
-    index: dict[bytes, int] = field(default_factory=lambda: {GENESIS_HEAD: 0})  # step starts
+    index: StepIndex = field(default_factory=StepIndex)  # where each step began
     steps: dict[bytes, StepRecord] = field(default_factory=dict)  # completed, by their prev
     heads: list[bytes] = field(default_factory=lambda: [GENESIS_HEAD])  # after base + i entries
     kept: int = 0  # entries handed to the shell that are still the log's (a verdict cuts)
@@ -319,10 +320,12 @@ class GameState:
         del self.heads[: base - self.base]
         self.base = base
         for prev in list(self.steps):
-            if self.index.get(prev, base) >= base or len(self.steps) <= self.window.steps:
+            start = self.index.get(prev)
+            if start is None or start >= base or len(self.steps) <= self.window.steps:
                 break
             del self.steps[prev]
-            self.trimmed = max(self.trimmed, self.index[prev] + 1)
+            self.trimmed = max(self.trimmed, start + 1)
+        self.index.pack(self.trimmed)
         return dropped
 
     def cut(self, count: int) -> None:
