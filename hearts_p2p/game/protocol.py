@@ -1172,7 +1172,7 @@ class GameProtocol:
         views = s.views
         self._s = GameState(s.game_id, s.host_key, s.identity, self._secret, s.choices)
         self._s.views = views
-        self._s.history = s.history
+        self._s.history, self._s.window = s.history, s.window
         self._s.min_proof_rounds = s.min_proof_rounds
         self._s.mute = s.mute | {prev}
         self._seen, self._future, self._early, self._vouched = {}, {}, [], set()
