@@ -11,6 +11,8 @@ Attacks:
   equivocate  its first pass commit goes to one peer re-signed with another digest
   accuse      at its first pass reveal it sends an abort naming an honest player, with no
               evidence, and from then on sends no signed message (it stays connected)
+  late        in hand 3, long after the honest peers have dropped hand 1 from memory, its first
+              play of hand 1 again with another card, under a number far ahead of its own
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class Attack(StrEnum):
     REWRAP = "rewrap"
     EQUIVOCATE = "equivocate"
     ACCUSE = "accuse"
+    LATE = "late"
 
 
 def overlong(msg: SignedMessage) -> bytes:
@@ -64,6 +67,8 @@ class HostileLinks:
         self.peers: tuple[bytes, ...] = mesh.peers
         self._twins: dict[bytes, bytes] = {}  # equivocate: the pass commit -> its twin
         self._accusation: tuple[bytes, bytes] | None = None  # accuse: (replaced, accusation)
+        self._first_play: SignedMessage | None = None  # late: its first play of hand 1
+        self._late_sent = False
 
     def is_connected(self, peer: bytes) -> bool:
         return bool(self.mesh.is_connected(peer))
@@ -97,7 +102,27 @@ class HostileLinks:
             frame = self._outgoing(peer, payload)
             if frame is not None and not await self._quietly(peer, frame):
                 missed.add(peer)
+        late = self._late(_signed(payload)) if self.attack is Attack.LATE else None
+        for peer in self.peers if late is not None else ():
+            await self._quietly(peer, late)
         return frozenset(missed)
+
+    def _late(self, msg: SignedMessage | None) -> bytes | None:
+        """Once this peer sends in hand 3: its first play of hand 1 with another card."""
+        if msg is None or msg.envelope.sender != self.protocol.me or self._late_sent:
+            return None
+        env = msg.envelope
+        if env.hand == 1 and env.kind == "play" and self._first_play is None:
+            self._first_play = msg
+        first = self._first_play
+        if env.hand < 3 or first is None or self.protocol.identity is None:
+            return None
+        self._late_sent = True
+        old = first.envelope
+        body = {**old.body, "card": (old.body["card"] + 1) % 52}
+        late = encode_message(self.protocol.identity, replace(old, seq=env.seq + 1000, body=body))
+        _say(f"sends its first play of hand 1 again, another card, in hand {env.hand}")
+        return late.raw
 
     async def _quietly(self, peer: bytes, frame: bytes) -> bool:
         try:

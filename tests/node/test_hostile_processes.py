@@ -45,10 +45,12 @@ def hostile(attack: str, cmd: list[str]) -> list[str]:
 class Table:
     """Four peers started together; every process it starts is killed at the end if alive."""
 
-    def __init__(self, tmp_path: Path, timeout: float, attack: str | None = None) -> None:
+    def __init__(
+        self, tmp_path: Path, timeout: float, attack: str | None = None, target: int = 1
+    ) -> None:
         self.dirs = [tmp_path / f"p{i}" for i in range(4)]
         self.outs = [tmp_path / f"p{i}.out" for i in range(4)]
-        self.cmds = four_peers(self.dirs, "--timeout", str(timeout), "--verbose", target=1)
+        self.cmds = four_peers(self.dirs, "--timeout", str(timeout), "--verbose", target=target)
         if attack is not None:
             self.cmds[ODD] = hostile(attack, self.cmds[ODD])
         self.procs: list[subprocess.Popen[bytes]] = []
@@ -132,6 +134,27 @@ def test_different_pass_commits_to_different_peers_name_the_sender(tmp_path: Pat
         assert abort["blamed"] == named(report, "P2"), abort
         assert "two different messages" in abort["reason"]
     assert "hostile bot: sends another pass commit" in t.outs[ODD].read_text()
+
+
+def test_a_second_play_for_a_step_two_hands_old_is_named_from_the_log_on_disk(
+    tmp_path: Path,
+) -> None:
+    """In hand 3 the hostile seat signs its first play of hand 1 again with another card. Every
+    honest peer holds only the last entries of its log in memory by then, reads that step back
+    from its file, and names the seat on the two plays; the logs agree and audit alike."""
+    with Table(tmp_path, timeout=60, attack="late", target=100) as t:
+        codes = t.wait_honest()
+    assert codes == [3, 3, 3], t.detail()
+    logs = t.logs()
+    assert all(log == logs[0] for log in logs), first_difference(logs)
+    for i in HONEST:
+        report = t.audit(i)
+        abort = report["abort"]
+        assert abort["ending"] == "cheat proven", abort
+        assert abort["blamed"] == named(report, "P2"), abort
+        assert abort["reason"] == "sent two different messages for one step", abort
+    assert "hostile bot: sends its first play of hand 1 again" in t.outs[ODD].read_text()
+    assert decode_frame(logs[0][-1]).envelope.hand == 1  # the second play, after its step's cut
 
 
 def test_an_accusation_without_evidence_blames_no_one(tmp_path: Path) -> None:
