@@ -111,7 +111,7 @@ class GameState:
     history: Callable[[int, int], list[bytes]] | None = None
     base: int = 0
     trimmed: int = 0  # steps begun before this entry are complete, their records dropped
-    window: Window = field(default_factory=lambda: Window())
+    window: Window = field(default_factory=Window)
     numbers: dict[int, array[int]] = field(default_factory=dict)  # by player: entry by seq
     head: bytes = GENESIS_HEAD
     step: Step = field(

@@ -40,12 +40,12 @@ class StepIndex:
     def __contains__(self, prev: object) -> bool:
         return isinstance(prev, bytes) and self.get(prev) is not None
 
-    def get(self, prev: bytes, default: int | None = None) -> int | None:
+    def get(self, prev: bytes) -> int | None:
         start = self._recent.get(prev)
         if start is not None:
             return start
         at = self._find(prev)
-        return self._starts[at] if at is not None else default
+        return self._starts[at] if at is not None else None
 
     def pack(self, before: int) -> None:
         """Pack the steps that began before entry ``before``, once there are enough of them."""
