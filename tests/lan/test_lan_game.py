@@ -86,6 +86,12 @@ def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
     procs = start(lan, tmp, mode, target)
     try:
         outputs = [p.communicate(timeout=400)[0] for p in procs]
+    except subprocess.TimeoutExpired:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        said = [f"--- peer {i}\n{p.communicate()[0][-3000:]}" for i, p in enumerate(procs)]
+        raise AssertionError("a peer did not finish in 400 s:\n" + "\n".join(said)) from None
     finally:
         for p in procs:
             if p.poll() is None:
