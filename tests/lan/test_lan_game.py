@@ -82,16 +82,25 @@ def start(
     return [host, *bots]
 
 
-def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
-    procs = start(lan, tmp, mode, target)
+def finish(
+    waited: list[subprocess.Popen[str]], procs: list[subprocess.Popen[str]], timeout: float
+) -> list[str]:
+    """The output of each of ``waited``, once it exits; if one does not within ``timeout``
+    seconds, every one of ``procs`` is killed and the test fails with what each said last."""
     try:
-        outputs = [p.communicate(timeout=400)[0] for p in procs]
+        return [p.communicate(timeout=timeout)[0] for p in waited]
     except subprocess.TimeoutExpired:
         for p in procs:
             if p.poll() is None:
                 p.kill()
         said = [f"--- peer {i}\n{p.communicate()[0][-3000:]}" for i, p in enumerate(procs)]
-        raise AssertionError("a peer did not finish in 400 s:\n" + "\n".join(said)) from None
+        raise AssertionError(f"a peer did not finish in {timeout} s:\n" + "\n".join(said)) from None
+
+
+def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
+    procs = start(lan, tmp, mode, target)
+    try:
+        outputs = finish(procs, procs, 400)
     finally:
         for p in procs:
             if p.poll() is None:
@@ -129,7 +138,7 @@ def test_lan_link_pulled_for_good_is_taken_over(tmp_path: Path) -> None:
                 assert time.monotonic() < deadline and all(p.poll() is None for p in procs)
                 time.sleep(0.05)
             lan.unplug(3)
-            outputs = [p.communicate(timeout=300)[0] for p in procs[:3]]
+            outputs = finish(procs[:3], procs, 300)
         finally:
             for p in procs:
                 if p.poll() is None:
