@@ -49,7 +49,7 @@ def test_a_new_bot_takes_the_open_seat_of_a_killed_peer_and_plays_to_the_end(
     boundaries its escrow came too late for, nobody refusing)."""
     t = Table(tmp_path, timeout=float(TIMEOUT))
     host = t.cmds[0]
-    host[host.index("--target") + 1] = "100"  # hands enough to sit at a boundary under load
+    host[host.index("--target") + 1] = "200"  # hands enough to sit at a boundary under load
     host += ["--open-seats", "anyone"]
     with t:
         t.wait_entries(40)
