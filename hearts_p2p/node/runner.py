@@ -97,6 +97,7 @@ class RunnerConfig:
     absent_timeout: float = 120.0  # a player disconnected this long, or holding up a step
     linger: float = 2.0  # after the end, keep answering peers that are catching up
     leave_within: float = 1.5  # after a quit, stop this soon whatever the peers do
+    sit_answer_within: float = 5.0  # a newcomer's sit is answered this soon (it waits 10 s)
     sync_bytes: int = 256 * 1024  # the most log one sync answer carries (at least one entry)
     sync_interval: float = 0.25  # one sync answer per peer this often; asks meanwhile coalesce
     frames_per_peer: int = 16  # a peer's frames waiting for the game task, at most
@@ -227,18 +228,27 @@ class GameRunner:
         if msg.envelope.kind != SIT or msg.envelope.game_id != self.protocol.game_id:
             return None
         done = trio.Event()
-        taken = False
+        taken, started, late = False, False, False
 
         async def take() -> None:
-            nonlocal taken
+            nonlocal taken, started
+            if late:  # answered "not taken" already: the game must not take it behind that
+                return
+            started = True
             self.protocol.receive(msg)
             taken = self.protocol.has_frame(msg.raw)
             await self._flush()
             done.set()
 
         self._post(take)
-        with trio.move_on_after(self.config.leave_within):
+        with trio.move_on_after(self.config.sit_answer_within):
             await done.wait()
+        if not done.is_set():
+            if not started:
+                late = True
+                return False
+            with trio.move_on_after(self.config.sit_answer_within):
+                await done.wait()  # decided: only its flush is left, the log written
         return taken
 
     def say(self, text: str) -> None:

@@ -55,7 +55,9 @@ __all__ = ["SitTimes", "find_open_seat", "sit_down", "wanted_table"]
 
 
 _T = TypeVar("_T")
-MAX_ASKS = 3  # sits sent over the watch connection before the newcomer gives up
+MAX_ASKS = 6  # sits sent over the watch connection before the newcomer gives up: one that
+# starts hands behind a fast table (checking the log so far took that long) asks for each
+# boundary as it catches up
 MAX_EARLY = 4096  # feed frames kept while the log so far is checked, before the sit is sent
 MAX_BOUNDARIES = 3  # hand boundaries an ``anyone`` table may pass without seating it
 PROBE_EVERY = 1.0  # seconds between probes while waiting for a seat to open
@@ -269,14 +271,16 @@ def _take(
     proto: GameProtocol, log: GameLog, frames: Sequence[bytes], sit: SignedMessage
 ) -> SignedMessage:
     """Feed ``frames`` to the newcomer's protocol and log what it takes: the sit to send next
-    (a boundary passed makes the protocol sign one for the next hand), else ``sit``."""
+    (each boundary passed makes the protocol sign one for the hand after: the newest is the one
+    the table can still take), else ``sit``."""
     for frame in frames:
         with contextlib.suppress(WireError):
             proto.receive(decode_frame(frame))
     out, entries, _ = proto.drain()
     for entry in entries:
         log.append(entry)
-    return next((m for m in out if m.envelope.kind == SIT), sit)
+    sits = [m for m in out if m.envelope.kind == SIT]
+    return sits[-1] if sits else sit
 
 
 async def _asking(

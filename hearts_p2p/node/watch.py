@@ -60,7 +60,7 @@ log = logging.getLogger(__name__)
 WATCH_VERSION = 1
 MAX_WATCH_NAME = 32
 MAX_PEERS = 16  # addresses in a peers frame: one per seat at most
-MAX_SITS = 3  # a newcomer's sits: one the table passed the boundary of is followed by the next
+MAX_SITS = 6  # a newcomer's sits: one the table passed the boundary of is followed by the next
 _HELLO_TAG = b"hearts-p2p watch hello\0"
 
 
@@ -356,10 +356,7 @@ class WatchService:
     async def _write(self, conn: Connection, watcher: _Watcher) -> None:
         cursor, caught_up = 0, False
         while True:
-            if watcher.answer is not None:
-                answer, watcher.answer = watcher.answer, None
-                with trio.fail_after(self.config.send_timeout):
-                    await conn.send(answer)
+            grown = self._grown  # a wake while this sends is not lost: the loop goes round
             while cursor < len(self.spool):
                 if caught_up and len(self.spool) - cursor > self.config.max_lag:
                     raise _Lagging(f"{len(self.spool) - cursor} entries behind")
@@ -371,9 +368,15 @@ class WatchService:
                 with trio.fail_after(self.config.send_timeout):
                     await conn.send(live_frame(cursor))
             caught_up = True
+            if watcher.answer is not None:
+                # After the entries: the game judged the sit on the log as it stood, which the
+                # newcomer must hold to sign its next sit for the hand after (SPEC 6.15).
+                answer, watcher.answer = watcher.answer, None
+                with trio.fail_after(self.config.send_timeout):
+                    await conn.send(answer)
             if self._ending:
                 return
-            await self._grown.wait()
+            await grown.wait()
 
     def tell(self, mesh: Mesh) -> None:
         """Keep the players told who watches, through ``mesh``, for as long as it serves."""

@@ -46,7 +46,8 @@ def test_a_new_bot_takes_the_open_seat_of_a_killed_peer_and_plays_to_the_end(
     """P2 killed for good mid-hand is taken over, and its seat announced open; a new bot with
     its own key joins with ``--seat``, audits the log, sits from the next hand and plays to the
     end: the four logs end identical, audit valid, and list the sit (after at most two
-    boundaries its escrow came too late for, nobody refusing)."""
+    boundaries its escrow came too late for: a peer whose clock ran out on it before it came
+    is listed as keeping it off, which at an ``anyone`` table is all ``refused_by`` can mean)."""
     t = Table(tmp_path, timeout=float(TIMEOUT))
     host = t.cmds[0]
     host[host.index("--target") + 1] = "200"  # hands enough to sit at a boundary under load
@@ -72,4 +73,4 @@ def test_a_new_bot_takes_the_open_seat_of_a_killed_peer_and_plays_to_the_end(
     *late, sit = report["sits"]  # a loaded machine: its escrow may come late, then it re-asks
     assert (sit["seat"], sit["was"], sit["taken"]) == (seat, "P2", True), sit
     assert sit["name"].startswith("Kim"), sit
-    assert len(late) < 3 and all(not s["taken"] and s["refused_by"] == [] for s in late), late
+    assert len(late) < 3 and all(not s["taken"] for s in late), late

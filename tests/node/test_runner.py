@@ -242,3 +242,28 @@ async def test_the_computer_plays_for_a_person_who_does_not_decide(
     assert statuses == [Status.FINISHED] * 4
     assert any("20 s left to decide" in n for n in absent.notices)
     assert any("no move in 90 s: the computer plays" in n for n in absent.notices)
+
+
+async def test_a_sit_the_busy_game_could_not_check_in_time_is_never_taken_behind_the_answer(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """The game task is busy past the answer's bound: the node answers "not taken", and the
+    job, when its turn comes, leaves the sit alone: a newcomer told no is never seated behind
+    that answer (it would not be at the table for its hand)."""
+    from .test_sitting import newcomer
+
+    _, raw = newcomer()
+    table = Table(Rules(players=4, target=20), seed=2)
+    keys = [i.public_key for i in table.ids]
+    proto = table.protos[0]
+    received: list[object] = []
+    proto.receive = received.append  # type: ignore[method-assign]
+    runner = GameRunner(proto, mesh(keys)[0], BotSeat(make_bot("heuristic", 0)),
+                        GameLog.open(tmp_path / "p0.log"), SecretStore(tmp_path / "p0.s"),
+                        RunnerConfig(sit_answer_within=3.0))  # fmt: skip
+    start = trio.current_time()
+    assert await runner.take_sit(raw) is False
+    assert 3.0 <= trio.current_time() - start < 3.5
+    job = runner._queue.receive_nowait()  # the game task comes to it now
+    await job()
+    assert received == []

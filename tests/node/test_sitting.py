@@ -41,13 +41,19 @@ class Feed:
 
 
 @cache
-def open_log() -> tuple[bytes, ...]:
-    """A running game's log up to a few entries after the table took player 2's seat over."""
-    table = DyingTable(Rules(target=30, open_seats=OpenSeats.ANYONE), dead=2, hand=1,
+def whole_log() -> tuple[bytes, ...]:
+    """The log of a game of four hands in which player 2 died in hand 1."""
+    table = DyingTable(Rules(target=40, open_seats=OpenSeats.ANYONE), dead=2, hand=1,
                        step="play.9", seed=3)  # fmt: skip
     table.play()
-    entries = table.protos[0].entries
-    watcher = GameProtocol(GAME_ID, table.ids[0].public_key)
+    return tuple(table.protos[0].entries)
+
+
+@cache
+def open_log() -> tuple[bytes, ...]:
+    """A running game's log up to a few entries after the table took player 2's seat over."""
+    entries = whole_log()
+    watcher = GameProtocol(GAME_ID, decode_frame(entries[0]).envelope.body["players"][0]["key"])
     for i, raw in enumerate(entries):
         watcher.receive(decode_frame(raw))
         if 2 in watcher.table_seats:
@@ -123,14 +129,14 @@ def newcomer() -> tuple[GameProtocol, bytes]:
 async def test_a_sit_never_taken_or_never_answered_ends_the_ask(
     tmp_path: Path, autojump_clock: trio.abc.Clock
 ) -> None:
-    """The node answers each sit "not taken" (or not at all): the newcomer sends at most three,
+    """The node answers each sit "not taken" (or not at all): the newcomer sends at most six,
     then gives up saying so; with no answer it waits ``answer`` seconds once, then gives up."""
     kim, raw = newcomer()
     no = peers_frame([], taken=False)
-    feed = Feed([no, no, no, no])
+    feed = Feed([no] * 7)
     with pytest.raises(SessionError, match="did not take the sit"):
         await _asking(feed, kim, tmp_path / "k.log", decode_frame(raw), SitTimes())  # type: ignore[arg-type]
-    assert feed.sent == [raw] * 3
+    assert feed.sent == [raw] * 6
     kim, raw = newcomer()
     start = trio.current_time()
     with pytest.raises(SessionError, match="did not take the sit"):
@@ -153,6 +159,23 @@ async def test_a_taken_sit_gives_the_seats_addresses_but_the_newcomers_own(
                                  decode_frame(raw), SitTimes())  # fmt: skip
     assert [(m.public_key, m.address) for m in roster] == [(other, ("127.0.0.1", 4000))]
     assert hand == decode_frame(raw).envelope.hand
+
+
+async def test_a_newcomer_the_table_left_hands_behind_asks_for_the_coming_hand(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """The feed read while the newcomer audited passes two boundaries: the sit it sends is the
+    newest its protocol signed, for the hand the table can still seat it at, not the first,
+    for a hand the table has long passed (which it would refuse, three times, to no end)."""
+    kim, raw = newcomer()
+    asked = decode_frame(raw).envelope.hand
+    early = list(whole_log()[len(open_log()) :])
+    cut = next(i for i, e in enumerate(early) if decode_frame(e).envelope.hand == asked + 2)
+    feed = Feed([peers_frame([], True)])
+    _, hand = await _asking(feed, kim, tmp_path / "k.log", decode_frame(raw), SitTimes(),  # type: ignore[arg-type]
+                            early[: cut + 5])  # fmt: skip
+    assert hand == asked + 2 == kim.game.number + 1  # type: ignore[union-attr]
+    assert [decode_frame(f).envelope.hand for f in feed.sent] == [asked + 2]
 
 
 class Dealt:

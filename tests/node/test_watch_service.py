@@ -200,7 +200,7 @@ async def test_a_newcomer_is_told_when_it_has_the_log_and_its_sits_are_answered(
     served: Served,
 ) -> None:
     """A newcomer's hello: after the log so far comes ``live``; each sit the game checks is
-    answered (taken: with the seats' addresses), three at most; a plain watcher gets no
+    answered (taken: with the seats' addresses), six at most; a plain watcher gets no
     ``live`` and may send no sit."""
     service, _, _, at = served
     seen: list[bytes] = []
@@ -220,9 +220,10 @@ async def test_a_newcomer_is_told_when_it_has_the_log_and_its_sits_are_answered(
         assert parse_peers(await conn.receive()) == ([], False)
         await conn.send(b"sit 2")
         assert parse_peers(await conn.receive()) == ([(HOST.public_key, ("127.0.0.1", 4000))], True)
-        await conn.send(b"sit 3")
-        assert parse_peers(await conn.receive()) == ([], False)
-        await conn.send(b"sit 4")  # one too many: the watch ends
+        for n in range(3, 7):
+            await conn.send(b"sit %d" % n)
+            assert parse_peers(await conn.receive()) == ([], False)
+        await conn.send(b"sit 7")  # one too many: the watch ends
         with pytest.raises(ConnectionClosed):
             await conn.receive()
         plain = await watcher(at, "Lou")
@@ -230,4 +231,27 @@ async def test_a_newcomer_is_told_when_it_has_the_log_and_its_sits_are_answered(
         await plain.send(b"sit 1")
         with pytest.raises(ConnectionClosed):
             await plain.receive()
-    assert seen == [b"sit 1", b"sit 2", b"sit 3"]
+    assert seen == [b"sit %d" % n for n in range(1, 7)]
+
+
+async def test_the_answer_to_a_sit_follows_the_entries_it_was_judged_on(served: Served) -> None:
+    """The game logs entries while it checks a sit (the boundary the sit was for passing): the
+    newcomer gets them before the answer, so its protocol has signed the next sit when it reads
+    "not taken", and does not send the stale one again."""
+    service, _, _, at = served
+
+    async def on_sit(frame: bytes) -> bool | None:
+        service.publish(b"entry 1")  # logged by the game while it took the sit
+        service.publish(b"entry 2")
+        return False
+
+    service.on_sit = on_sit
+    service.publish(b"entry 0")
+    with trio.fail_after(10):
+        conn = await newcomer(at)
+        assert await conn.receive() == b"entry 0"
+        assert unpack(await conn.receive()) == {"t": "live", "entries": 1}
+        await conn.send(b"sit 1")
+        assert await conn.receive() == b"entry 1"
+        assert await conn.receive() == b"entry 2"
+        assert parse_peers(await conn.receive()) == ([], False)
