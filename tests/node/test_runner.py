@@ -267,3 +267,26 @@ async def test_a_sit_the_busy_game_could_not_check_in_time_is_never_taken_behind
     job = runner._queue.receive_nowait()  # the game task comes to it now
     await job()
     assert received == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open liveness gap (docs/security.md): no peer knows who holds the lead card, so a "
+    "connected holder that never leads is named by no one's clock",
+)
+async def test_a_connected_lead_card_holder_that_never_leads_is_taken_over(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """The holder of 2♣ stays connected (its kernel answers keepalives: a frozen process, or a
+    hostile one) and never leads: the others must find it and take its seat over."""
+    rehearsal = Table(Rules(players=4, target=20), seed=3)
+    rehearsal.run()
+    plays = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
+    lead = next(e.sender for e in plays if e.kind == "play" and e.step == "play.0")
+    table = Table(Rules(players=4, target=20), seed=3)
+    links = mesh([i.public_key for i in table.ids])
+    links[lead].withhold = "play.0"
+    with trio.fail_after(3000):
+        await run_table(tmp_path, table, timeout=5, links=links)
+    alive = [p for i, p in enumerate(table.protos) if i != lead]
+    assert all(p.status is Status.FINISHED and p.table_seats == {lead} for p in alive)

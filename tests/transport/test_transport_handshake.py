@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -15,6 +16,12 @@ from hearts_p2p.transport import (
     HandshakeError,
     accept_handshake,
     dial_handshake,
+)
+from hearts_p2p.transport.connection import (
+    KEEPALIVE,
+    Connection,
+    accept_connection,
+    open_connection,
 )
 from hearts_p2p.transport.handshake import ANY_KEY, PROTOCOL_TAG, transcript
 
@@ -255,3 +262,30 @@ async def test_closed_before_finishing() -> None:
         with pytest.raises(HandshakeError) as info:
             await dial_handshake(a, ALICE, TABLE, None)
     assert info.value.reason == "closed"
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_USER_TIMEOUT"), reason="Linux's TCP options")
+async def test_both_ends_of_a_connection_ask_the_kernel_to_notice_a_silent_peer() -> None:
+    """Dialed and accepted sockets alike carry the keepalive and the user timeout: a pulled
+    cable sends no reset, and only these end such a link (tests/lan/test_lan_keepalive.py)."""
+    a, b = Identity.from_seed(bytes([1]) * 32), Identity.from_seed(bytes([2]) * 32)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    accepted: list[Connection] = []
+    async with trio.open_nursery() as nursery:
+
+        async def accept() -> None:
+            stream = await listeners[0].accept()
+            accepted.append(await accept_connection(stream, b, b"T" * 16))
+
+        nursery.start_soon(accept)
+        dialed = await open_connection("127.0.0.1", port, a, b"T" * 16, expected=b.public_key)
+    for conn in (dialed, accepted[0]):
+        sock = conn._frames.stream.socket  # type: ignore[attr-defined]
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        tcp = socket.IPPROTO_TCP
+        assert sock.getsockopt(tcp, socket.TCP_KEEPIDLE) == KEEPALIVE["idle"]
+        assert sock.getsockopt(tcp, socket.TCP_KEEPCNT) == KEEPALIVE["count"]
+        assert sock.getsockopt(tcp, socket.TCP_USER_TIMEOUT) == KEEPALIVE["user_timeout_ms"]
+        await conn.aclose()
+    await listeners[0].aclose()
