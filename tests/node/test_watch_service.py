@@ -196,6 +196,14 @@ async def newcomer(at: tuple[str, int]) -> Connection:
     return conn
 
 
+async def live_newcomer(at: tuple[str, int]) -> Connection:
+    """A newcomer that has the one entry published and the node's ``live``: it may ask."""
+    conn = await newcomer(at)
+    assert await conn.receive() == b"entry 0"
+    assert unpack(await conn.receive()) == {"t": "live", "entries": 1}
+    return conn
+
+
 async def test_a_newcomer_is_told_when_it_has_the_log_and_its_sits_are_answered(
     served: Served,
 ) -> None:
@@ -213,9 +221,7 @@ async def test_a_newcomer_is_told_when_it_has_the_log_and_its_sits_are_answered(
     service.peers = [(HOST.public_key, ("127.0.0.1", 4000))]
     service.publish(b"entry 0")
     with trio.fail_after(10):
-        conn = await newcomer(at)
-        assert await conn.receive() == b"entry 0"
-        assert unpack(await conn.receive()) == {"t": "live", "entries": 1}
+        conn = await live_newcomer(at)
         await conn.send(b"sit 1")
         assert parse_peers(await conn.receive()) == ([], False)
         await conn.send(b"sit 2")
@@ -248,9 +254,7 @@ async def test_the_answer_to_a_sit_follows_the_entries_it_was_judged_on(served: 
     service.on_sit = on_sit
     service.publish(b"entry 0")
     with trio.fail_after(10):
-        conn = await newcomer(at)
-        assert await conn.receive() == b"entry 0"
-        assert unpack(await conn.receive()) == {"t": "live", "entries": 1}
+        conn = await live_newcomer(at)
         await conn.send(b"sit 1")
         assert await conn.receive() == b"entry 1"
         assert await conn.receive() == b"entry 2"
