@@ -120,6 +120,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="Monte-Carlo worlds per move: deterministic (default: use --budget-ms)",
     )
     parser.add_argument(
+        "--samples-for",
+        type=samples_for,
+        default=(),
+        metavar="NAME=N,...",
+        help="fixed worlds per move for the named strategies (e.g. hard=200,montecarlo-v1=30), "
+        "whatever the others get: deterministic, so two versions of a bot compare deal by deal",
+    )
+    parser.add_argument(
         "--budget-ms", type=float, default=200.0, help="Monte-Carlo wall time per move (200)"
     )
     parser.add_argument(
@@ -157,6 +165,11 @@ class _Setup:
     games: bool = False
     cpu_clock: bool = False
     hunter: str | None = None  # --hunter: its strategy; ``lineups`` holds the one defence list
+    samples_for: tuple[tuple[str, int], ...] = ()  # --samples-for
+
+    def worlds(self, name: str) -> int | None:
+        """The fixed worlds per move of strategy ``name``, or None for the budget."""
+        return dict(self.samples_for).get(name, self.samples)
 
 
 @dataclass(slots=True)
@@ -197,6 +210,17 @@ class _Timed:
         if view.phase is HandPhase.PLAYING:
             self.into.append(time.perf_counter() - start)
         return action
+
+
+def samples_for(text: str) -> tuple[tuple[str, int], ...]:
+    """``--samples-for``: its NAME=N pairs."""
+    pairs = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, count = part.partition("=")
+        if not sep or not count.strip().isdigit() or int(count) < 1:
+            raise argparse.ArgumentTypeError(f"expected NAME=N with N at least 1, not {part!r}")
+        pairs.append((name.strip(), int(count)))
+    return tuple(pairs)
 
 
 def lineups(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -247,7 +271,7 @@ def _play_unit(setup: _Setup, d: int) -> dict[str, _Tally]:
                 name,
                 (setup.seed * 1_000_003 + d) * 64 + r * 8 + s,
                 setup.budget_ms,
-                setup.samples,
+                setup.worlds(name),
                 setup.cpu_clock,
             )
             for s, name in enumerate(lineup)
@@ -468,6 +492,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         args.budget_ms,
         games,
         args.cpu_clock,
+        samples_for=args.samples_for,
     )
     progress = _Progress(args.quiet, units, "games" if games else "deals")
     start, cpu = time.perf_counter(), time.process_time()
@@ -543,6 +568,8 @@ def _figures(name: str, tallies: Sequence[dict[str, _Tally]], gongzhu: bool) -> 
         figures["cards_exposed"] = sum(t.exposed for t in mine)
     else:
         figures["payoff"] = estimate([t.payoff / t.seat_hands for t in mine])
+        # Deal by deal, so that two runs on the same deals (two versions of a bot) can be paired.
+        figures["payoff_by_deal"] = [round(t.payoff / t.seat_hands, 4) for t in mine]
         figures["moons"] = {
             "attempted": sum(t.moons_attempted for t in mine),
             "completed": sum(t.moons_completed for t in mine),
@@ -657,14 +684,22 @@ def _compare_games(
 
 def _budget_text(mc: dict[str, Any]) -> str:
     if "samples" in mc:
-        return f"{mc['samples']} worlds"
-    return f"{mc['budget_ms']:g} ms" + (" of CPU" if mc.get("clock") == "cpu" else "")
+        text = f"{mc['samples']} worlds"
+    else:
+        text = f"{mc['budget_ms']:g} ms" + (" of CPU" if mc.get("clock") == "cpu" else "")
+    fixed = mc.get("samples_for", {})
+    return "; ".join([text, *(f"{name} {n} worlds" for name, n in fixed.items())])
 
 
 def _montecarlo_setting(args: argparse.Namespace) -> dict[str, Any]:
+    setting: dict[str, Any]
     if args.samples:
-        return {"samples": args.samples}
-    return {"budget_ms": args.budget_ms, "clock": "cpu" if args.cpu_clock else "wall"}
+        setting = {"samples": args.samples}
+    else:
+        setting = {"budget_ms": args.budget_ms, "clock": "cpu" if args.cpu_clock else "wall"}
+    if args.samples_for:
+        setting["samples_for"] = dict(args.samples_for)
+    return setting
 
 
 # -- moon defence --------------------------------------------------------------------------------
@@ -697,7 +732,13 @@ def _hunt_unit(setup: _Setup, d: int) -> dict[str, _Tally]:
     for r, defence in enumerate(setup.lineups[0]):
         names = [setup.hunter if s == at else defence for s in range(n)]
         bots = [
-            _bot(name or "", seed * 64 + r * 8 + s, setup.budget_ms, setup.samples, setup.cpu_clock)
+            _bot(
+                name or "",
+                seed * 64 + r * 8 + s,
+                setup.budget_ms,
+                setup.worlds(name or ""),
+                setup.cpu_clock,
+            )
             for s, name in enumerate(names)
         ]
         hand = play_hand(rules, number, deal, bots)
@@ -727,6 +768,7 @@ def run_hunt(args: argparse.Namespace) -> dict[str, Any]:
         args.budget_ms,
         cpu_clock=args.cpu_clock,
         hunter=args.hunter,
+        samples_for=args.samples_for,
     )
     progress = _Progress(args.quiet, args.hands, "hunting deals")
     start, cpu = time.perf_counter(), time.process_time()

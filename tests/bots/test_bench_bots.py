@@ -265,3 +265,31 @@ def test_the_cpu_clock_budgets_every_search_by_its_cpu_time() -> None:
     r = bench.run(_args(hands=2, strategies="hard,heuristic", budget_ms=5.0, cpu_clock=True))
     assert r["montecarlo"] == {"budget_ms": 5.0, "clock": "cpu"}
     assert "5 ms of CPU/move" in bench.render(r)
+
+
+def test_samples_for_fixes_the_worlds_of_the_named_strategies_and_gives_each_deal() -> None:
+    """``--samples-for`` searches the named strategies on fixed worlds however long a world takes
+    (a budget of 0 ms would stop them at the minimum), so the run repeats deal by deal."""
+    args = _args(
+        hands=2,
+        strategies="hard,montecarlo-v1",
+        players=3,
+        budget_ms=0.0,
+        samples_for=bench.samples_for("hard=6, montecarlo-v1=5"),
+    )
+    one, two = bench.run(args), bench.run(args)
+    assert one["montecarlo"] == {
+        "budget_ms": 0.0,
+        "clock": "wall",
+        "samples_for": {"hard": 6, "montecarlo-v1": 5},
+    }
+    assert "hard 6 worlds; montecarlo-v1 5 worlds" in bench.render(one)
+    v1 = one["strategies"]["montecarlo-v1"]
+    assert v1["worlds_per_searched_move"] == 5
+    for name in ("hard", "montecarlo-v1"):
+        by_deal = one["strategies"][name]["payoff_by_deal"]
+        assert len(by_deal) == 2 and by_deal == two["strategies"][name]["payoff_by_deal"]
+    with pytest.raises(argparse.ArgumentTypeError, match="NAME=N"):
+        bench.samples_for("hard=0")
+    with pytest.raises(argparse.ArgumentTypeError, match="NAME=N"):
+        bench.samples_for("hard")
