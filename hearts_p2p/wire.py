@@ -51,7 +51,7 @@ KINDS = frozenset(
         "pass_commit", "pass_reveal", "passed", "remix", "remix_share", "remix_answer",
         "play", "moon", "reveal", "end",
         "expose", "expose_fourth",
-        "abort", "takeover", "recover",
+        "abort", "takeover", "recover", "nolead",
         "seats", "rekey", "welcome", "reclaim", "rejoin", "sit",
     }
 )  # fmt: skip

@@ -38,6 +38,7 @@ from .events import (
 from .exposure import exposure_steps, next_exposure
 from .outcome import CheatError
 from .replay import ReplayFault, replay_hand
+from .rollcall import NoLead, liar, no_lead
 from .state import MAX_REASON, GameState, Status, StepRule, nothing_to_send
 from .steps import Step, StepId, StepKind
 from .takeover import new_flow, show_table
@@ -62,6 +63,7 @@ def start_hand(s: GameState) -> None:
     s.hand_actions = []
     s.plays = 0
     s.stopped = []
+    s.said_no_lead = {}
     _next_deck_step(s, number)
 
 
@@ -266,6 +268,10 @@ def _after_open(s: GameState, done: Step) -> None:
     hand = s.game.hand
     player = done.senders[0]
     card = done.parsed[player]
+    if isinstance(card, NoLead):
+        assert s.flow is not None
+        no_lead(s, done, s.flow)  # every player said 2♣ is not its: one lied
+        return
     assert isinstance(card, int)
     s.plays += 1
     if s.my_seat is not None and s.views:
@@ -317,6 +323,9 @@ def _end_hand(s: GameState, done: Step) -> None:
         truth = s.flow.audit(also)
     except DeckCheatError as e:
         raise CheatError(s.player_at[e.seat], f"hand {number}: {e.reason}", evidence) from None
+    culprit = liar(s, truth.held)
+    if culprit is not None:
+        raise CheatError(culprit, f"hand {number}: said it did not hold 2♣, and held it", evidence)
     if s.stopped:
         player, alarm = s.stopped[0]
         why = f"hand {number}: stopped the hand ({alarm}) but the audit finds no fault"

@@ -65,6 +65,16 @@ from .reclaim import (
 )
 from .redeal import open_seats
 from .rekey import REJOIN, awaited, give_up, sign_rejoin, take_rejoin
+from .rollcall import (
+    NOLEAD,
+    complete,
+    early,
+    everyone_said,
+    lead_awaited,
+    may_sign,
+    sign_nolead,
+    take_nolead,
+)
 from .seating import SEATING
 from .sitdown import SIT, asked_seat, sign_sit, signer_key, take_sit, wanted
 from .state import GameState, Status, StepRecord, StepRule, Window
@@ -285,7 +295,19 @@ class GameProtocol:
                 return [p for p in survivors(s, r.about) if p not in r.votes]
             if r.state is RoundState.RECOVERING:
                 return [p for p in survivors(s, r.about) if p not in r.shares]
-        return s.step.waiting_for()
+        return lead_awaited(s, s.step.waiting_for())
+
+    def roll_call(self) -> bool:
+        """The first lead has waited past the timeout: if the lead card is not this seat's,
+        say so (``nolead``, rollcall.py), so that the one left is the holder, named by the
+        clocks as any staller. Whether this peer said it now."""
+        s = self._s
+        if not may_sign(s):
+            return False
+        msg = sign_nolead(s)
+        s.outbox.append(msg)
+        self.receive(msg)
+        return True
 
     def waiting_on_machines(self) -> bool:
         """Whether the current step waits only on messages no person has to decide (a
@@ -661,6 +683,9 @@ class GameProtocol:
             if take_rejoin(s, msg):  # and, as it comes back, its fresh escrow
                 self._send_own()
             return
+        if env.kind == NOLEAD:
+            self._nolead(msg)
+            return
         if env.kind not in ("abort", *TAKEOVER_KINDS):
             self._second(msg)  # proven whenever it comes, from a seat the table plays too
         if env.sender in s.table:
@@ -834,10 +859,34 @@ class GameProtocol:
             raise CheatError(env.sender, ONE_STEP, pair(msg, second))
         if s.me is not None and env.sender != s.me:
             s.relays.append(msg)
+        said = s.rolled.get(env.sender) if s.rolled_prev == step.prev else None
+        if said is not None:  # it led after saying the card was not its (rollcall.py)
+            raise CheatError(env.sender, ONE_STEP, pair(said, msg))
         if step.any_one:
             step.senders = (env.sender,)
         if step.complete:
             self._commit(step)
+
+    def _nolead(self, msg: SignedMessage) -> None:
+        """A player's word that the lead card is not its (rollcall.py): taken, and passed on,
+        only while this peer waits on the first lead; kept if that step is still to come."""
+        s, env = self._s, msg.envelope
+        part = self._part(env.sender, env.prev)
+        if part is not None and part.raw != msg.raw:
+            # Its lead (or any part) of that very step: two messages for one step.
+            s.frames.add(msg.raw)
+            raise CheatError(env.sender, ONE_STEP, pair(part, msg))
+        if env.sender in s.table or early(s, msg):
+            return
+        if not take_nolead(s, msg):
+            self._dropped += 1
+            return
+        s.frames.add(msg.raw)
+        if s.me is not None and env.sender != s.me:
+            s.relays.append(msg)
+        if everyone_said(s):
+            complete(s, s.step)
+            self._commit(s.step)
 
     def _check(self, msg: SignedMessage) -> object:
         """The step's own checks; any fault they find is a cheat by the sender."""
@@ -878,7 +927,10 @@ class GameProtocol:
         if s.later and s.status is Status.RUNNING:
             later, s.later = s.later, []
             for msg in later:
-                self._takeover(msg)
+                if msg.envelope.kind == NOLEAD:
+                    self._nolead(msg)
+                else:
+                    self._takeover(msg)
 
     # -- takeover ------------------------------------------------------------------------------
 

@@ -27,14 +27,17 @@ from typing import Any
 from ..cards import CARDS, cards_of
 from ..coinflip import HashStream
 from ..deck import DeckCheatError, DeckError
+from ..deck import Phase as DeckPhase
 from ..engine import HandPhase
 from ..wire import SignedMessage
 from .abort import pair
+from .claims import CLAIM_REASON
 from .escrow import open_entry, recover, share_commitment
 from .events import SeatTakenOver
 from .handflow import HandFlow
 from .keys import derive, pass_key, pass_public_key
 from .outcome import CheatError
+from .rollcall import NOLEAD_REASON
 from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 from .tablebot import table_moon, table_pass, table_play
@@ -321,6 +324,10 @@ def table_body(s: GameState, player: int) -> dict[str, Any] | None:
     if kind in (StepKind.DEALT, StepKind.PASSED):
         return {"alarm": (flow.alarm or "")[:MAX_REASON]}
     decided = (StepKind.PASS_COMMIT, StepKind.OPEN, StepKind.MOON, *_EXPOSURES)
+    if kind is StepKind.REVEAL and flow.phase is DeckPhase.PLAY:
+        # A hand stopped before its last card (a claim, a first lead nobody made): the seat
+        # reveals as every seat did, its deck rebuilt since, without the stop.
+        flow.stop(NOLEAD_REASON if s.said_no_lead else CLAIM_REASON)
     if kind not in decided:
         return flow.make(kind)  # the deck's steps: shuffle, echoes, lock, deal, reveal
     assert hand is not None

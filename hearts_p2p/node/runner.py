@@ -634,13 +634,16 @@ class GameRunner:
         """A connected peer that holds up a step past the timeout is stalling the game, and is
         named like an absent one: a message its software sends by itself (a deck key, a
         reveal), or a decision, since an honest node plays for its person at the move clock.
-        A decision several players owe (a pass, the first lead) names none of them."""
+        A decision several players owe (a pass) names none of them; at the first lead, which
+        only the card's holder owes, this seat says the card is not its (``roll_call``)."""
         p = self.protocol
         if self._progress() != progress:
             return  # the game moved on while this waited in the queue
         me = p.me
         waiting = [w for w in p.waiting_for() if w != me]
         if not p.waiting_on_machines() and len(waiting) != 1:
+            if p.roll_call():  # the first lead: the holder is the one left to name
+                await self._flush()
             return
         if any(self._gone(w) for w in waiting):
             # The gone clock names a disconnected one; a connected peer awaited beside it may

@@ -1,0 +1,134 @@
+"""The first lead's roll call: who holds the lead card, when its holder does not lead.
+
+With the deal private no peer knows who holds 2♣, so the first lead waits on every player and a
+stall there would name nobody: a holder that stays connected and never leads (its process
+frozen while its kernel still answers, or hostile) would hold the table up for ever. So once a
+peer's clock runs out on the first lead, its seat, if it does not hold the card, signs
+``nolead``: its software's word, outside the log and using up no number, like a takeover vote.
+The players still awaited are those without one; when a single player is left, it is the holder,
+and each peer's clock names it as it names any staller, so the table takes its seat over and
+leads the card for it. An honest game's log is as before: a ``nolead`` is never logged, and one
+that comes after the lead is dropped.
+
+A holder that lies, signing ``nolead`` too, leaves every player saying the card is not its. Then
+the ``nolead``s are the step's parts, logged in sender order and numbered from there on (each
+peer that holds them all completes the step alike), and the hand stops as after a claim: every
+seat reveals, and the end-of-hand audit names the seat that held 2♣ (``liar``). A liar that
+also sends its lead signed two messages for one step: proven as any such pair.
+"""
+
+from __future__ import annotations
+
+from ..cards import CLUB_2
+from ..wire import SignedMessage
+from .handflow import HandFlow
+from .state import GameState, Status
+from .steps import Step, StepId, StepKind
+
+__all__ = [
+    "MAX_EARLY",
+    "NOLEAD",
+    "NOLEAD_REASON",
+    "NoLead",
+    "early",
+    "everyone_said",
+    "lead_awaited",
+    "liar",
+    "may_sign",
+    "no_lead",
+    "sign_nolead",
+    "take_nolead",
+]
+
+NOLEAD = "nolead"
+MAX_EARLY = 16  # noleads kept for a step this peer has not reached yet
+NOLEAD_REASON = "nobody led 2♣"  # what each seat's reveal says after a roll call with no holder
+
+
+class NoLead:
+    """A ``nolead`` taken as a part of the first lead, once every player has said one."""
+
+
+def _first_lead(s: GameState) -> bool:
+    step = s.step
+    return step.any_one and step.kind is StepKind.OPEN and not step.complete
+
+
+def may_sign(s: GameState) -> bool:
+    """Whether this seat signs its ``nolead`` now: the first lead waits, and it cannot lead."""
+    if s.status is not Status.RUNNING or s.me is None or s.silent or not _first_lead(s):
+        return False
+    if s.me not in s.step.senders or s.game is None:
+        return False
+    if s.rolled_prev == s.step.prev and s.me in s.rolled:
+        return False
+    seat = s.my_seat
+    return seat is not None and not s.game.may_act(seat)
+
+
+def sign_nolead(s: GameState) -> SignedMessage:
+    """This seat's ``nolead`` for the current step (its bytes the same if signed again)."""
+    return s.sign(NOLEAD, NOLEAD, {}, s.step.prev)
+
+
+def take_nolead(s: GameState, msg: SignedMessage) -> bool:
+    """Record a ``nolead`` for the first lead this peer waits on; False (dropped) for one of
+    another step, one that came after the lead, or a malformed one."""
+    env = msg.envelope
+    if env.body or env.step != NOLEAD or env.prev != s.step.prev or not _first_lead(s):
+        return False
+    if env.sender not in s.step.senders or env.sender in s.step.got:
+        return False
+    if s.rolled_prev != env.prev:
+        s.rolled_prev, s.rolled = env.prev, {}
+    s.rolled[env.sender] = msg
+    return True
+
+
+def early(s: GameState, msg: SignedMessage) -> bool:
+    """Whether ``msg`` is for a step this peer has not reached: kept (a few) to be taken there,
+    since each peer relays a nolead once, when it takes it."""
+    prev = msg.envelope.prev
+    if prev == s.step.prev or s.index.get(prev) is not None:
+        return False
+    if len(s.later) < MAX_EARLY:
+        s.later.append(msg)
+    return True
+
+
+def lead_awaited(s: GameState, waiting: list[int]) -> list[int]:
+    """The players the first lead still waits on: those that have not said the card is not
+    theirs (all of them before anyone has)."""
+    if not _first_lead(s) or s.rolled_prev != s.step.prev or not s.rolled:
+        return waiting
+    return [p for p in waiting if p not in s.rolled]
+
+
+def everyone_said(s: GameState) -> bool:
+    """Whether every player awaited at the first lead has said the card is not its: one lied,
+    and the step completes with these as its parts."""
+    return _first_lead(s) and s.rolled_prev == s.step.prev and set(s.step.senders) <= set(s.rolled)
+
+
+def complete(s: GameState, step: Step) -> None:
+    """Make the ``nolead``s the step's parts, each numbered as a message of its sender's."""
+    for player in step.senders:
+        msg = s.rolled[player]
+        step.got[player] = msg
+        step.parsed[player] = NoLead()
+        s.next_seq[player] = max(s.next_seq.get(player, 0), msg.envelope.seq + 1)
+
+
+def no_lead(s: GameState, done: Step, flow: HandFlow) -> None:
+    """Nobody led: stop the hand, so that every seat reveals and the audit finds the holder."""
+    s.said_no_lead = {p: done.got[p] for p in done.senders}
+    flow.stop(NOLEAD_REASON)
+    s.new_step(done.hand, StepId(StepKind.REVEAL), s.everyone())
+
+
+def liar(s: GameState, held: tuple[int, ...]) -> int | None:
+    """The player that said 2♣ was not its while its hand, as the reveals show it, held it."""
+    if not s.said_no_lead:
+        return None
+    seat = next((seat for seat, mask in enumerate(held) if mask >> CLUB_2 & 1), None)
+    return None if seat is None else s.player_at[seat]
