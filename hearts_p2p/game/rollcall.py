@@ -30,6 +30,7 @@ __all__ = [
     "NOLEAD",
     "NOLEAD_REASON",
     "NoLead",
+    "complete",
     "early",
     "everyone_said",
     "lead_awaited",
