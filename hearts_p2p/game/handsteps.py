@@ -63,7 +63,7 @@ def start_hand(s: GameState) -> None:
     s.hand_actions = []
     s.plays = 0
     s.stopped = []
-    s.said_no_lead = {}
+    s.nobody_led = False
     _next_deck_step(s, number)
 
 

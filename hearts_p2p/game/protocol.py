@@ -72,6 +72,7 @@ from .rollcall import (
     everyone_said,
     lead_awaited,
     may_sign,
+    said,
     sign_nolead,
     take_nolead,
 )
@@ -859,9 +860,9 @@ class GameProtocol:
             raise CheatError(env.sender, ONE_STEP, pair(msg, second))
         if s.me is not None and env.sender != s.me:
             s.relays.append(msg)
-        said = s.rolled.get(env.sender) if s.rolled_prev == step.prev else None
-        if said is not None:  # it led after saying the card was not its (rollcall.py)
-            raise CheatError(env.sender, ONE_STEP, pair(said, msg))
+        nolead = said(s).get(env.sender)
+        if nolead is not None:  # it led after saying the card was not its (rollcall.py)
+            raise CheatError(env.sender, ONE_STEP, pair(nolead, msg))
         if step.any_one:
             step.senders = (env.sender,)
         if step.complete:

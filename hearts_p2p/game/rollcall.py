@@ -37,6 +37,7 @@ __all__ = [
     "liar",
     "may_sign",
     "no_lead",
+    "said",
     "sign_nolead",
     "take_nolead",
 ]
@@ -55,13 +56,18 @@ def _first_lead(s: GameState) -> bool:
     return step.any_one and step.kind is StepKind.OPEN and not step.complete
 
 
+def said(s: GameState) -> dict[int, SignedMessage]:
+    """The ``nolead``s taken for the current step, by player (none for any other step)."""
+    return s.rolled if s.rolled_prev == s.step.prev else {}
+
+
 def may_sign(s: GameState) -> bool:
     """Whether this seat signs its ``nolead`` now: the first lead waits, and it cannot lead."""
     if s.status is not Status.RUNNING or s.me is None or s.silent or not _first_lead(s):
         return False
     if s.me not in s.step.senders or s.game is None:
         return False
-    if s.rolled_prev == s.step.prev and s.me in s.rolled:
+    if s.me in said(s):
         return False
     seat = s.my_seat
     return seat is not None and not s.game.may_act(seat)
@@ -100,15 +106,16 @@ def early(s: GameState, msg: SignedMessage) -> bool:
 def lead_awaited(s: GameState, waiting: list[int]) -> list[int]:
     """The players the first lead still waits on: those that have not said the card is not
     theirs (all of them before anyone has)."""
-    if not _first_lead(s) or s.rolled_prev != s.step.prev or not s.rolled:
+    told = said(s)
+    if not _first_lead(s) or not told:
         return waiting
-    return [p for p in waiting if p not in s.rolled]
+    return [p for p in waiting if p not in told]
 
 
 def everyone_said(s: GameState) -> bool:
     """Whether every player awaited at the first lead has said the card is not its: one lied,
     and the step completes with these as its parts."""
-    return _first_lead(s) and s.rolled_prev == s.step.prev and set(s.step.senders) <= set(s.rolled)
+    return _first_lead(s) and set(s.step.senders) <= set(said(s))
 
 
 def complete(s: GameState, step: Step) -> None:
@@ -122,14 +129,14 @@ def complete(s: GameState, step: Step) -> None:
 
 def no_lead(s: GameState, done: Step, flow: HandFlow) -> None:
     """Nobody led: stop the hand, so that every seat reveals and the audit finds the holder."""
-    s.said_no_lead = {p: done.got[p] for p in done.senders}
+    s.nobody_led = True
     flow.stop(NOLEAD_REASON)
     s.new_step(done.hand, StepId(StepKind.REVEAL), s.everyone())
 
 
 def liar(s: GameState, held: tuple[int, ...]) -> int | None:
     """The player that said 2♣ was not its while its hand, as the reveals show it, held it."""
-    if not s.said_no_lead:
+    if not s.nobody_led:
         return None
     seat = next((seat for seat, mask in enumerate(held) if mask >> CLUB_2 & 1), None)
     return None if seat is None else s.player_at[seat]

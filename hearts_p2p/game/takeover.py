@@ -327,7 +327,7 @@ def table_body(s: GameState, player: int) -> dict[str, Any] | None:
     if kind is StepKind.REVEAL and flow.phase is DeckPhase.PLAY:
         # A hand stopped before its last card (a claim, a first lead nobody made): the seat
         # reveals as every seat did, its deck rebuilt since, without the stop.
-        flow.stop(NOLEAD_REASON if s.said_no_lead else CLAIM_REASON)
+        flow.stop(NOLEAD_REASON if s.nobody_led else CLAIM_REASON)
     if kind not in decided:
         return flow.make(kind)  # the deck's steps: shuffle, echoes, lock, deal, reveal
     assert hand is not None

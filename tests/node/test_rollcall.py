@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hearts_p2p.audit import audit_log
 from hearts_p2p.game import GameProtocol, Status, Termination
 from hearts_p2p.game.rollcall import NOLEAD
-from hearts_p2p.log import GameLog
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
 
 from .table import GAME_ID, Table
-from .test_takeover import DyingTable, survivors
+from .test_takeover import DyingTable, audit, survivors
 
 RULES = Rules(players=4, target=20)
 SEED = 3
@@ -28,14 +26,6 @@ def leader() -> int:
     rehearsal.run()
     envs = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
     return next(e.sender for e in envs if e.kind == "play" and e.step == "play.0" and e.hand == 1)
-
-
-def audit(tmp_path: Path, entries: list[bytes]) -> object:
-    log = GameLog.open(tmp_path / "game.log")
-    for e in entries:
-        log.append(e)
-    log.close()
-    return audit_log(tmp_path / "game.log")
 
 
 def nolead_of(table: Table, player: int, prev: bytes, seq: int) -> SignedMessage:

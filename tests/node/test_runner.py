@@ -277,11 +277,10 @@ async def test_a_connected_lead_card_holder_that_never_leads_is_taken_over(
     never leads. No peer knows who holds the card, so each other seat's clock runs out and it
     says the card is not its (``nolead``); the one left is the holder, whom the clocks then name
     and the table takes over, leading 2♣ for it: one log, valid in the audit, naming no one."""
-    rehearsal = Table(Rules(players=4, target=20), seed=3)
-    rehearsal.run()
-    plays = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
-    lead = next(e.sender for e in plays if e.kind == "play" and e.step == "play.0")
-    table = Table(Rules(players=4, target=20), seed=3)
+    from .test_rollcall import RULES, SEED, leader
+
+    lead = leader()
+    table = Table(RULES, seed=SEED)
     links = mesh([i.public_key for i in table.ids])
     links[lead].withhold = "play.0"
     with trio.fail_after(3000):
