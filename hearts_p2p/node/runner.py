@@ -639,11 +639,15 @@ class GameRunner:
         p = self.protocol
         if self._progress() != progress:
             return  # the game moved on while this waited in the queue
+        if p.roll_call():
+            # Said before naming anyone, even when the others' noleads leave one player: the
+            # others wait on this seat until it says it, and would never join a vote on the
+            # holder. Every clock then starts again from the last nolead, and names it alike.
+            await self._flush()
+            return
         me = p.me
         waiting = [w for w in p.waiting_for() if w != me]
         if not p.waiting_on_machines() and len(waiting) != 1:
-            if p.roll_call():  # the first lead: the holder is the one left to name
-                await self._flush()
             return
         if any(self._gone(w) for w in waiting):
             # The gone clock names a disconnected one; a connected peer awaited beside it may

@@ -13,6 +13,10 @@ Attacks:
               evidence, and from then on sends no signed message (it stays connected)
   late        in hand 3, long after the honest peers have dropped hand 1 from memory, its first
               play of hand 1 again with another card, under a number far ahead of its own
+  silent-lead the first time it holds 2♣ at a first lead, it never leads it, and from then on
+              sends no signed message (it stays connected, its kernel answering)
+  nolead      the first time it holds 2♣ at a first lead, it says ``nolead`` (the card is not
+              its) in place of leading it, and from then on sends no signed message
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any, cast
 
+from hearts_p2p.cards import CARDS, CLUB_2
 from hearts_p2p.cli.main import main
 from hearts_p2p.game import GameProtocol
 from hearts_p2p.node import runner
@@ -36,6 +41,8 @@ class Attack(StrEnum):
     EQUIVOCATE = "equivocate"
     ACCUSE = "accuse"
     LATE = "late"
+    SILENT_LEAD = "silent-lead"
+    NOLEAD = "nolead"
 
 
 def overlong(msg: SignedMessage) -> bytes:
@@ -69,6 +76,7 @@ class HostileLinks:
         self._accusation: tuple[bytes, bytes] | None = None  # accuse: (replaced, accusation)
         self._first_play: SignedMessage | None = None  # late: its first play of hand 1
         self._late_sent = False
+        self._lead: tuple[bytes, bytes | None] | None = None  # its lead of 2♣ -> what goes out
 
     def is_connected(self, peer: bytes) -> bool:
         return bool(self.mesh.is_connected(peer))
@@ -141,7 +149,29 @@ class HostileLinks:
             return self._equivocate(peer, msg)
         if self.attack is Attack.ACCUSE:
             return self._accuse(msg)
+        if self.attack in (Attack.SILENT_LEAD, Attack.NOLEAD):
+            return self._withhold_lead(msg)
         return payload
+
+    def _withhold_lead(self, msg: SignedMessage) -> bytes | None:
+        """Its lead of 2♣ withheld (or a ``nolead`` in its place); nothing signed after it."""
+        if self._lead is not None:
+            replaced, instead = self._lead
+            return instead if msg.raw == replaced else None
+        env = msg.envelope
+        lead = env.kind == "play" and env.body.get("card") == CARDS.index(CLUB_2)
+        if env.sender != self.protocol.me or not lead:
+            return msg.raw
+        instead: bytes | None = None
+        if self.attack is Attack.NOLEAD:
+            assert self.protocol.identity is not None
+            nolead = replace(env, step="nolead", kind="nolead", body={})
+            instead = encode_message(self.protocol.identity, nolead).raw
+            _say(f"holds 2♣ in hand {env.hand} and says nolead (seq {env.seq})")
+        else:
+            _say(f"holds 2♣ in hand {env.hand} and never leads it")
+        self._lead = (msg.raw, instead)
+        return instead
 
     def _equivocate(self, peer: bytes, msg: SignedMessage) -> bytes:
         env = msg.envelope

@@ -54,6 +54,7 @@ class Table:
         if attack is not None:
             self.cmds[ODD] = hostile(attack, self.cmds[ODD])
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.codes: list[int] = []  # the honest peers' exit codes, once they have ended
 
     def __enter__(self) -> Table:
         self.procs.append(start(self.cmds[0], self.outs[0]))
@@ -231,3 +232,60 @@ def test_two_peers_killed_at_once_void_that_hand_and_the_game_finishes(tmp_path:
         (void,) = report["voids"]
         assert void["hand"] == 1 and sorted(void["names"]) == ["P1", "P2"], void
         assert sorted(x["name"] for x in report["takeovers"]) == ["P1", "P2"]
+
+
+def holding_the_lead(tmp_path: Path, attack: str) -> Table:
+    """A finished table at which the hostile seat held 2♣ at some first lead and made ``attack``.
+
+    The deal is fair, so no seat can choose to hold the card: in a game to 100 (a dozen hands)
+    the hostile seat goes without it at every first lead about one time in thirty. Then the
+    attack never fired, the game proved nothing, and a fresh table is played (three at most)."""
+    for attempt in range(3):
+        t = Table(tmp_path / f"try{attempt}", timeout=3, attack=attack, target=100)
+        for d in t.dirs:
+            d.parent.mkdir(parents=True, exist_ok=True)
+        with t:
+            t.codes = t.wait_honest()
+        if "hostile bot: holds 2♣" in t.outs[ODD].read_text():
+            return t
+    pytest.fail(f"the hostile seat never held 2♣ at a first lead in three games\n{t.detail()}")
+
+
+def test_a_lead_card_holder_that_never_leads_is_found_by_the_roll_call_and_taken_over(
+    tmp_path: Path,
+) -> None:
+    """The hostile seat holds 2♣ and never leads it, staying connected: no peer knows who holds
+    the card, so each honest peer's clock says ``nolead`` for its own seat, the hostile seat is
+    the one left awaited, and the table takes it over, leads 2♣ for it and finishes the game;
+    the roll call leaves nothing in the log, and no one is blamed."""
+    t = holding_the_lead(tmp_path, "silent-lead")
+    assert t.codes == [0, 0, 0], t.detail()
+    logs = t.logs()
+    assert all(log == logs[0] for log in logs), first_difference(logs)
+    for i in HONEST:
+        report = t.audit(i)
+        assert report["status"] == "finished" and report["abort"] is None, report["abort"]
+        (taken,) = report["takeovers"]
+        assert (taken["name"], taken["ending"]) == ("P2", "stalled"), taken
+    assert not [e for e in logs[0] if decode_frame(e).envelope.kind == "nolead"]
+
+
+def test_a_lead_card_holder_that_says_it_is_not_its_is_named_by_the_reveals(
+    tmp_path: Path,
+) -> None:
+    """The hostile seat holds 2♣ and signs ``nolead`` in place of leading it, then sends nothing
+    signed: once the honest seats' clocks run out every player has said the card is not its, so
+    the hand stops and every seat reveals (the hostile one's hand from its escrowed secret, after
+    it is taken over); every honest peer then names the hostile seat alone, on one log."""
+    t = holding_the_lead(tmp_path, "nolead")
+    assert t.codes == [3, 3, 3], t.detail()
+    logs = t.logs()
+    assert all(log == logs[0] for log in logs), first_difference(logs)
+    for i in HONEST:
+        report = t.audit(i)
+        abort = report["abort"]
+        assert abort["ending"] == "cheat proven", abort
+        assert abort["blamed"] == named(report, "P2"), abort
+        assert "said it did not hold 2♣, and held it" in abort["reason"], abort
+    noleads = [e for e in logs[0] if decode_frame(e).envelope.kind == "nolead"]
+    assert len(noleads) == 4  # every player's, the lie among them

@@ -85,8 +85,14 @@ def mesh(keys: list[bytes]) -> list[MemoryLinks]:
 
 
 async def run_table(
-    tmp: Path, table: Table, timeout: float, links: list[MemoryLinks] | None = None
+    tmp: Path,
+    table: Table,
+    timeout: float,
+    links: list[MemoryLinks] | None = None,
+    timeouts: dict[int, float] | None = None,
 ) -> list[Status]:
+    """Play ``table`` with a runner per peer; ``timeouts`` gives some peers their own
+    ``--timeout`` (each node sets its own)."""
     keys = [i.public_key for i in table.ids]
     links = links or mesh(keys)
     statuses: list[Status] = []
@@ -94,7 +100,7 @@ async def run_table(
     async def one(i: int, proto: GameProtocol) -> None:
         log = GameLog.open(tmp / f"p{i}.log")
         seat = BotSeat(make_bot("heuristic", i))
-        config = RunnerConfig(absent_timeout=timeout, linger=0.5)
+        config = RunnerConfig(absent_timeout=(timeouts or {}).get(i, timeout), linger=0.5)
         runner = GameRunner(proto, links[i], seat, log, SecretStore(tmp / f"p{i}.s"), config)
         statuses.append(await runner.run())
 
@@ -295,3 +301,29 @@ async def test_a_connected_lead_card_holder_that_never_leads_is_taken_over(
     assert (taken.ending, taken.hand) == ("stalled", 1)
     entries = read_log(tmp_path / f"p{(lead + 1) % 4}.log").entries
     assert all(decode_frame(e).envelope.kind != "nolead" for e in entries)  # outside the log
+
+
+async def test_a_peer_whose_clock_runs_out_last_on_a_silent_lead_says_nolead_before_naming(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """The holder of 2♣ never leads, and one honest peer has a longer timeout than the others:
+    by the time its clock runs out the two others have said the card is not theirs, so the
+    holder is the only other player it waits on. It still says ``nolead`` for its own seat
+    before it names anyone, or the others, still waiting on it, would never join its vote, and
+    its clock would go on to name one of them (an honest player) for not voting."""
+    from .test_rollcall import RULES, SEED, leader
+
+    lead = leader()
+    late = (lead + 1) % 4
+    table = Table(RULES, seed=SEED)
+    links = mesh([i.public_key for i in table.ids])
+    links[lead].withhold = "play.0"
+    with trio.fail_after(3000):
+        await run_table(tmp_path, table, timeout=5, links=links, timeouts={late: 9})
+    alive = [p for i, p in enumerate(table.protos) if i != lead]
+    for p in alive:
+        assert p.status is Status.FINISHED and p.table_seats == {lead}, p.abort
+    assert len({(tmp_path / f"p{i}.log").read_bytes() for i in range(4) if i != lead}) == 1
+    report = audit_log(tmp_path / f"p{late}.log")
+    assert report.valid and report.abort is None, report.problems
+    assert [(t.name, t.ending) for t in report.takeovers] == [(f"p{lead}", "stalled")]
