@@ -877,6 +877,11 @@ class GameProtocol:
             # Its lead (or any part) of that very step: two messages for one step.
             s.frames.add(msg.raw)
             raise CheatError(env.sender, ONE_STEP, pair(part, msg))
+        told = said(s).get(env.sender) if env.prev == s.step.prev else None
+        if told is not None and told.raw != msg.raw:
+            # Another nolead of its for this step, under another number: two messages too.
+            s.frames.add(msg.raw)
+            raise CheatError(env.sender, ONE_STEP, pair(told, msg))
         if env.sender in s.table or early(s, msg):
             return
         if not take_nolead(s, msg):

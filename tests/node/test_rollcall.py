@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hearts_p2p.game import GameProtocol, Status, Termination
+from hearts_p2p.game.abort import ONE_STEP
 from hearts_p2p.game.rollcall import NOLEAD
 from hearts_p2p.rules import Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
@@ -135,3 +136,32 @@ def test_a_holder_that_leads_for_some_and_says_nolead_to_others_is_named_everywh
         assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN, p.step
         assert p.abort.culprit == lead, p.abort
     assert len({tuple(p.entries) for p in honest}) == 1
+
+
+def test_a_holder_that_says_nolead_twice_under_two_numbers_is_named_everywhere(
+    tmp_path: Path,
+) -> None:
+    """The holder never leads, and says ``nolead`` to one peer under its next number and to
+    the others under a later one: two messages for one step, which relays bring together at
+    every peer, whichever it took first. Every honest peer names the holder alone on the same
+    pair, their logs are the same bytes, and the audit agrees."""
+    lead = leader()
+    table = DyingTable(RULES, dead=lead, hand=1, step="play.0", seed=SEED)
+    table.run()
+    alive = survivors(table)
+    seq = table.protos[lead].next_seq
+    lies = [nolead_of(table, lead, alive[0].step.prev, n) for n in (seq, seq + 3)]
+    for i, p in enumerate(alive):
+        p.roll_call()
+        p.receive(lies[0] if i == 0 else lies[1])
+    table.settle()
+    table.expire()
+    for p in alive:
+        assert p.status is Status.ABORTED, p.step
+        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN
+        assert p.abort.culprit == lead and p.abort.reason == ONE_STEP, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
+    name = table.protos[0].genesis.players[lead].name  # type: ignore[union-attr]
+    assert report.abort.blamed.endswith(f"({name})")  # type: ignore[attr-defined]
