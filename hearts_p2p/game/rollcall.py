@@ -10,6 +10,13 @@ and each peer's clock names it as it names any staller, so the table takes its s
 leads the card for it. An honest game's log is as before: a ``nolead`` is never logged, and one
 that comes after the lead is dropped.
 
+Every peer runs the roll call alike, whatever it knows: a seat that passed 2♣ knows who holds
+it, as does the holder, but the others do not, and a clock that named the holder on what one
+peer alone knows would find nobody to join its vote. So at the first lead every peer awaits the
+players that have not said ``nolead``, and a peer whose seat cannot lead says it. A seat the
+table plays is never awaited there: every peer knows its cards, and if it held 2♣ the table
+would have led it already.
+
 A holder that lies, signing ``nolead`` too, leaves every player saying the card is not its. Then
 the ``nolead``s are the step's parts, logged in sender order and numbered from there on (each
 peer that holds them all completes the step alike), and the hand stops as after a claim: every
@@ -52,8 +59,16 @@ class NoLead:
 
 
 def _first_lead(s: GameState) -> bool:
+    """Whether this peer waits on a hand's first play, which the holder of 2♣ makes: a step
+    any player may complete where this peer does not know the holder, the holder's where it
+    does."""
     step = s.step
-    return step.any_one and step.kind is StepKind.OPEN and not step.complete
+    if step.kind is not StepKind.OPEN or step.complete or s.game is None:
+        return False
+    hand = s.game.hand
+    if hand is None or hand.tricks or hand.trick:
+        return False
+    return step.any_one or bool(s.game.rules.deck_mask >> CLUB_2 & 1)
 
 
 def said(s: GameState) -> dict[int, SignedMessage]:
@@ -65,7 +80,7 @@ def may_sign(s: GameState) -> bool:
     """Whether this seat signs its ``nolead`` now: the first lead waits, and it cannot lead."""
     if s.status is not Status.RUNNING or s.me is None or s.silent or not _first_lead(s):
         return False
-    if s.me not in s.step.senders or s.game is None:
+    if s.me in s.table or s.game is None:
         return False
     if s.me in said(s):
         return False
@@ -84,7 +99,7 @@ def take_nolead(s: GameState, msg: SignedMessage) -> bool:
     env = msg.envelope
     if env.body or env.step != NOLEAD or env.prev != s.step.prev or not _first_lead(s):
         return False
-    if env.sender not in s.step.senders or env.sender in s.step.got:
+    if env.sender not in s.present() or env.sender in s.step.got:
         return False
     if s.rolled_prev != env.prev:
         s.rolled_prev, s.rolled = env.prev, {}
@@ -104,22 +119,25 @@ def early(s: GameState, msg: SignedMessage) -> bool:
 
 
 def lead_awaited(s: GameState, waiting: list[int]) -> list[int]:
-    """The players the first lead still waits on: those that have not said the card is not
-    theirs (all of them before anyone has)."""
-    told = said(s)
-    if not _first_lead(s) or not told:
+    """The players the first lead still waits on: those whose seats the table does not play
+    that have not said the card is not theirs (all of them before anyone has), alike at every
+    peer, whether or not it knows the holder."""
+    if not _first_lead(s):
         return waiting
-    return [p for p in waiting if p not in told]
+    told = said(s)
+    return [p for p in s.present() if p not in told]
 
 
 def everyone_said(s: GameState) -> bool:
     """Whether every player awaited at the first lead has said the card is not its: one lied,
     and the step completes with these as its parts."""
-    return _first_lead(s) and set(s.step.senders) <= set(said(s))
+    return _first_lead(s) and set(s.present()) <= set(said(s))
 
 
 def complete(s: GameState, step: Step) -> None:
-    """Make the ``nolead``s the step's parts, each numbered as a message of its sender's."""
+    """Make the ``nolead``s the step's parts, each numbered as a message of its sender's: the
+    step's senders are then the players that said one, at every peer alike."""
+    step.senders = s.present()
     for player in step.senders:
         msg = s.rolled[player]
         step.got[player] = msg

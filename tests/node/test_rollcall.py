@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hearts_p2p.cards import CLUB_2
+from hearts_p2p.engine import HandPhase, PassCards
 from hearts_p2p.game import GameProtocol, Status, Termination
 from hearts_p2p.game.abort import ONE_STEP
 from hearts_p2p.game.rollcall import NOLEAD
@@ -165,3 +167,147 @@ def test_a_holder_that_says_nolead_twice_under_two_numbers_is_named_everywhere(
     assert report.valid, report.problems  # type: ignore[attr-defined]
     name = table.protos[0].genesis.players[lead].name  # type: ignore[union-attr]
     assert report.abort.blamed.endswith(f"({name})")  # type: ignore[attr-defined]
+
+
+def passes_the_lead_card(i: int, p: GameProtocol) -> bool:
+    """A seat holding 2♣ in hand 1 passes it, with its two highest cards: the seat it passes
+    to leads, and the passer knows that, as the two other seats do not."""
+    view = p.choice_needed()
+    if view is None or view.hand_number != 1 or view.phase is not HandPhase.PASSING:
+        return False
+    if CLUB_2 not in view.hand:
+        return False
+    p.submit(PassCards((CLUB_2, *view.hand[-2:])))
+    return True
+
+
+def test_a_holder_given_2c_by_a_pass_that_never_leads_is_found_by_every_peer_alike(
+    tmp_path: Path,
+) -> None:
+    """The seat that passed 2♣ knows who leads; the other two do not. All three run the roll
+    call alike: the passer says ``nolead`` too, so the others are left awaiting the holder
+    alone, and every clock names it; one log, valid, naming no one."""
+    rehearsal = Table(RULES, seed=SEED)
+    rehearsal.choose = passes_the_lead_card
+    rehearsal.run()
+    envs = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
+    lead = next(e.sender for e in envs if e.kind == "play" and e.step == "play.0" and e.hand == 1)
+    table = DyingTable(RULES, dead=lead, hand=1, step="play.0", seed=SEED)
+    table.choose = passes_the_lead_card
+    table.run()
+    alive = survivors(table)
+    knowers = [p for p in alive if not p.step.any_one]
+    assert len(knowers) == 1  # the passer: its first lead awaits the holder alone
+    for p in alive:
+        assert p.roll_call()  # the passer's seat cannot lead either
+    table.settle()
+    assert all(p.waiting_for() == [lead] for p in alive)
+    table.expire()
+    for p in alive:
+        assert p.status is Status.FINISHED and p.table_seats == {lead}, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
+
+
+def test_a_holder_given_2c_by_a_pass_that_lies_is_named_by_every_peer_alike(
+    tmp_path: Path,
+) -> None:
+    """The same, the holder saying ``nolead`` too: the passer, which knows it lies, completes
+    the step with the four ``nolead``s as the others do, and every peer names the holder on
+    the reveals, one log."""
+    rehearsal = Table(RULES, seed=SEED)
+    rehearsal.choose = passes_the_lead_card
+    rehearsal.run()
+    envs = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
+    lead = next(e.sender for e in envs if e.kind == "play" and e.step == "play.0" and e.hand == 1)
+    table = DyingTable(RULES, dead=lead, hand=1, step="play.0", seed=SEED)
+    table.choose = passes_the_lead_card
+    table.run()
+    alive = survivors(table)
+    lie = nolead_of(table, lead, alive[0].step.prev, table.protos[lead].next_seq)
+    for p in alive:
+        p.roll_call()
+        p.receive(lie)
+    table.settle()
+    table.expire()
+    for p in alive:
+        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN, p.step
+        assert p.abort.culprit == lead and "held it" in p.abort.reason, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
+
+
+class Deaths(Table):
+    """A table where each player of ``deaths`` stops for good (sends and relays nothing) once
+    its game reaches its (hand, step), or it would send for it."""
+
+    def __init__(self, rules: Rules, deaths: dict[int, tuple[int, str]], seed: int) -> None:
+        super().__init__(rules, seed=seed)
+        self.deaths = deaths
+        self.dead: set[int] = set()
+        self.tamper = self._die
+
+    def _die(self, i: int, msg: SignedMessage) -> SignedMessage | None:
+        if (msg.envelope.hand, msg.envelope.step) == self.deaths.get(i):
+            self.dead.add(i)
+        return None if i in self.dead else msg
+
+    def _send(self, i: int, p: GameProtocol) -> None:
+        if (p.step.hand, p.step.name) == self.deaths.get(i):
+            self.dead.add(i)
+        if i in self.dead:
+            self.drain(i, p)
+            p.take_relays()
+            return
+        super()._send(i, p)
+
+    def alive(self) -> list[GameProtocol]:
+        return [p for i, p in enumerate(self.protos) if i not in self.deaths]
+
+    def expire(self, on: int) -> None:
+        """Each living peer's clock runs out on dead ``on`` while it waits for it."""
+        for _ in range(20):
+            gone = False
+            for p in (p for i, p in enumerate(self.protos) if i not in self.dead):
+                waiting = [d for d in p.waiting_for() if d == on and d in self.dead]
+                if p.status is Status.RUNNING and waiting:
+                    p.give_up_on(waiting[0], 120)
+                    gone = True
+            if not gone:
+                return
+            self.settle()
+
+
+def test_a_seat_the_table_plays_is_not_awaited_at_a_first_lead_the_holder_never_makes(
+    tmp_path: Path,
+) -> None:
+    """A seat taken over in hand 1 holds no 2♣ in hand 2, whose holder never leads: every peer
+    knows the table seat's cards, so the roll call awaits only the players; the holder is the one
+    left, and the table takes it over too. One log, valid, naming no one."""
+    rules = Rules(players=4, target=40)
+    rehearsal = Table(rules, seed=SEED)
+    rehearsal.run()
+    envs = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
+    leads = {e.hand: e.sender for e in envs if e.kind == "play" and e.step == "play.0"}
+    lead = leads[2]
+    plays = [e for e in envs if e.hand == 1 and e.kind == "play" and e.step != "play.0"]
+    first = next(e for e in plays if e.sender not in (leads[1], lead))
+    taken = first.sender
+    table = Deaths(rules, {taken: (1, first.step), lead: (2, "play.0")}, seed=SEED)
+    table.run()
+    table.expire(on=taken)  # taken over in hand 1; hand 2 waits on its first lead
+    alive = table.alive()
+    assert all(p.step.hand == 2 and p.step.name == "play.0" for p in alive), [p.step for p in alive]
+    assert all(p.table_seats == {taken} for p in alive)
+    for p in alive:
+        assert p.roll_call()
+    table.settle()
+    assert all(p.waiting_for() == [lead] for p in alive)
+    table.expire(on=lead)
+    for p in alive:
+        assert p.status is Status.FINISHED and p.table_seats == {taken, lead}, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
