@@ -48,6 +48,7 @@ from hearts_p2p.engine import (
 from hearts_p2p.engine.hand import HandState
 from hearts_p2p.game import GameProtocol, Genesis, HandRecord, Player, Status, StepKind
 from hearts_p2p.game.abort import ONE_STEP
+from hearts_p2p.game.rollcall import sign_nolead
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import MAGIC
 from hearts_p2p.rules import GameKind, Moon, Rules, Ties
@@ -349,6 +350,28 @@ def comes_back(player: int, step: str) -> tuple[Chooser, Tamper]:
         return [] if i == player and silent and not taken else [m]
 
     return choose, tamper
+
+
+def says_nolead(cheater: int) -> Chooser:
+    """``cheater``, if it holds 2♣ at hand 1's first lead, signs ``nolead`` in place of leading
+    it; every other peer's clock then runs out there and it says ``nolead`` too (SPEC 6.6)."""
+    lied: list[bool] = []
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        if p.status is not Status.RUNNING or (p.step.hand, p.step.name) != (1, "play.0"):
+            return False
+        if player == cheater:
+            if not lied:
+                view = p.choice_needed()
+                assert view is not None and PlayCard(CARDS[0]) in view.legal, "not the holder"
+                msg = sign_nolead(p._s)
+                p._s.outbox.append(msg)
+                p.receive(msg)
+                lied.append(True)
+            return True  # never leads
+        return bool(lied) and p.roll_call()
+
+    return choose
 
 
 def _sealing_wrong_keys(seat: int) -> AbstractContextManager[Any]:
@@ -735,6 +758,12 @@ def gongzhu_vectors() -> dict[str, tuple[str, bytes]]:
     return out
 
 
+def _first_leader() -> int:
+    """The player who leads 2♣ in hand 1 of the valid game."""
+    envs = [decode_frame(e).envelope for e in play()[0].entries]
+    return next(e.sender for e in envs if (e.hand, e.step) == (1, "play.0"))
+
+
 def stop_vectors() -> dict[str, tuple[str, bytes]]:
     """Games that stop early, each as one honest peer logged it."""
     out: dict[str, tuple[str, bytes]] = {}
@@ -814,6 +843,17 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
         "secret in rekey, its rejoin (its escrow) is carried in welcome and every box opens, so "
         "every seat switches to its fresh keys and the next hand deals it normally again; "
         f"{NAMES[0]}'s log, the same as every peer's, its own included",
+        log_bytes(protos[0].entries),
+    )
+    liar = _first_leader()
+    protos = play(says_nolead(liar))
+    assert all(p.abort is not None and p.abort.culprit == liar for p in protos)
+    assert len({tuple(p.entries) for p in protos}) == 1
+    out["nobody_led.log"] = (
+        f"{NAMES[liar]} holds 2♣ at hand 1's first lead and signs nolead in place of leading it; "
+        "each other peer's clock runs out there and it signs nolead too, so the four noleads are "
+        "the step's parts, in player order, and the hand stops: every seat reveals, and the "
+        f"reveals show 2♣ in {NAMES[liar]}'s hand; {NAMES[0]}'s log, the same as every peer's",
         log_bytes(protos[0].entries),
     )
     silent, drop = goes_silent(CHEATER, "play.5", clocks=(0,))
