@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hearts_p2p.cards import CLUB_2
 from hearts_p2p.engine import HandPhase, PassCards
 from hearts_p2p.game import GameProtocol, Status, Termination
@@ -311,3 +313,31 @@ def test_a_seat_the_table_plays_is_not_awaited_at_a_first_lead_the_holder_never_
     assert len({tuple(p.entries) for p in alive}) == 1
     report = audit(tmp_path, alive[0].entries)
     assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("first", [0, 1, 2])
+def test_a_liar_gone_right_after_its_nolead_is_named_alike_whatever_comes_first(
+    tmp_path: Path, first: int
+) -> None:
+    """The holder says ``nolead`` and its links drop at once: two survivors' gone clocks vote on
+    it before the roll call's ``nolead``s reach them, the third (``first``) completes the step
+    on them before any vote. Every peer still names the holder on the reveals, one log."""
+    lead = leader()
+    table = DyingTable(RULES, dead=lead, hand=1, step="play.0", seed=SEED)
+    table.run()
+    alive = survivors(table)
+    lie = nolead_of(table, lead, alive[0].step.prev, table.protos[lead].next_seq)
+    for p in alive:
+        p.roll_call()
+        p.receive(lie)
+    for k, p in enumerate(alive):
+        if k != first:
+            p.give_up_on(lead, 120)
+    table.settle()
+    table.expire()
+    for p in alive:
+        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN, p.step
+        assert p.abort.culprit == lead and "held it" in p.abort.reason, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
