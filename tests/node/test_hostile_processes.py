@@ -89,6 +89,30 @@ class Table:
     def logs(self, peers: tuple[int, ...] = HONEST) -> list[list[bytes]]:
         return [read_log(game_log(self.dirs[i])).entries for i in peers]
 
+    def one_log(self) -> list[bytes]:
+        """The honest peers' log, which must be the same bytes at each."""
+        logs = self.logs()
+        assert all(log == logs[0] for log in logs), first_difference(logs)
+        return logs[0]
+
+    def finished_with_the_odd_seat_taken_over(self) -> None:
+        """Every honest peer's audit: a finished game, no abort, P2 taken over as stalled."""
+        for i in HONEST:
+            report = self.audit(i)
+            assert report["status"] == "finished" and report["abort"] is None, report["abort"]
+            (taken,) = report["takeovers"]
+            assert (taken["name"], taken["ending"]) == ("P2", "stalled"), taken
+
+    def named_the_odd_seat(self, reason: str) -> None:
+        """One honest log, whose audit at every honest peer proves a cheat by P2 alone."""
+        self.one_log()
+        for i in HONEST:
+            report = self.audit(i)
+            abort = report["abort"]
+            assert abort["ending"] == "cheat proven", abort
+            assert abort["blamed"] == named(report, "P2"), abort
+            assert reason in abort["reason"], abort
+
     def audit(self, i: int) -> dict[str, Any]:
         """``hearts audit --json`` of peer ``i``'s log, which must be valid."""
         done = subprocess.run(
@@ -126,14 +150,7 @@ def test_different_pass_commits_to_different_peers_name_the_sender(tmp_path: Pat
     with Table(tmp_path, timeout=60, attack="equivocate") as t:
         codes = t.wait_honest()
     assert codes == [3, 3, 3], t.detail()
-    logs = t.logs()
-    assert all(log == logs[0] for log in logs), first_difference(logs)
-    for i in HONEST:
-        report = t.audit(i)
-        abort = report["abort"]
-        assert abort["ending"] == "cheat proven", abort
-        assert abort["blamed"] == named(report, "P2"), abort
-        assert "two different messages" in abort["reason"]
+    t.named_the_odd_seat("two different messages")
     assert "hostile bot: sends another pass commit" in t.outs[ODD].read_text()
 
 
@@ -166,14 +183,9 @@ def test_an_accusation_without_evidence_blames_no_one(tmp_path: Path) -> None:
         codes = t.wait_honest()
     assert codes == [0, 0, 0], t.detail()
     assert "hostile bot: accuses player" in t.outs[ODD].read_text()
-    logs = t.logs()
-    assert all(log == logs[0] for log in logs), first_difference(logs)
-    for i in HONEST:
-        report = t.audit(i)
-        assert report["status"] == "finished" and report["abort"] is None, report["abort"]
-        (taken,) = report["takeovers"]
-        assert (taken["name"], taken["ending"]) == ("P2", "stalled"), taken
-    aborts = [e for e in logs[0] if decode_frame(e).envelope.kind == "abort"]
+    log = t.one_log()
+    t.finished_with_the_odd_seat_taken_over()
+    aborts = [e for e in log if decode_frame(e).envelope.kind == "abort"]
     assert aborts == []  # the accusation is in no honest log
 
 
@@ -260,14 +272,9 @@ def test_a_lead_card_holder_that_never_leads_is_found_by_the_roll_call_and_taken
     the roll call leaves nothing in the log, and no one is blamed."""
     t = holding_the_lead(tmp_path, "silent-lead")
     assert t.codes == [0, 0, 0], t.detail()
-    logs = t.logs()
-    assert all(log == logs[0] for log in logs), first_difference(logs)
-    for i in HONEST:
-        report = t.audit(i)
-        assert report["status"] == "finished" and report["abort"] is None, report["abort"]
-        (taken,) = report["takeovers"]
-        assert (taken["name"], taken["ending"]) == ("P2", "stalled"), taken
-    assert not [e for e in logs[0] if decode_frame(e).envelope.kind == "nolead"]
+    log = t.one_log()
+    t.finished_with_the_odd_seat_taken_over()
+    assert not [e for e in log if decode_frame(e).envelope.kind == "nolead"]
 
 
 def test_a_lead_card_holder_that_says_it_is_not_its_is_named_by_the_reveals(
@@ -279,13 +286,6 @@ def test_a_lead_card_holder_that_says_it_is_not_its_is_named_by_the_reveals(
     it is taken over); every honest peer then names the hostile seat alone, on one log."""
     t = holding_the_lead(tmp_path, "nolead")
     assert t.codes == [3, 3, 3], t.detail()
-    logs = t.logs()
-    assert all(log == logs[0] for log in logs), first_difference(logs)
-    for i in HONEST:
-        report = t.audit(i)
-        abort = report["abort"]
-        assert abort["ending"] == "cheat proven", abort
-        assert abort["blamed"] == named(report, "P2"), abort
-        assert "said it did not hold 2♣, and held it" in abort["reason"], abort
-    noleads = [e for e in logs[0] if decode_frame(e).envelope.kind == "nolead"]
+    t.named_the_odd_seat("said it did not hold 2♣, and held it")
+    noleads = [e for e in t.one_log() if decode_frame(e).envelope.kind == "nolead"]
     assert len(noleads) == 4  # every player's, the lie among them

@@ -7,6 +7,7 @@ is the same bytes with or without a roll call, and no honest seat is ever named.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +45,46 @@ def at_first_lead(p: GameProtocol) -> bool:
     return p.step.hand == 1 and p.step.name == "play.0"
 
 
+def found_and_taken_over(
+    tmp_path: Path, table: DyingTable, alive: list[GameProtocol], lead: int
+) -> None:
+    """Every survivor's clock runs out on the first lead: each says ``nolead``, the holder is
+    the one left awaited, and the table takes it over; one log, valid, naming no one."""
+    for p in alive:
+        assert p.roll_call()
+    table.settle()
+    assert all(p.waiting_for() == [lead] for p in alive)
+    table.expire()
+    for p in alive:
+        assert p.status is Status.FINISHED and p.table_seats == {lead}, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
+
+
+def everyone_says_nolead(table: Table, alive: list[GameProtocol], lead: int) -> None:
+    """Each survivor's clock runs out on the first lead and it says ``nolead``; the holder's
+    ``nolead`` (a lie) reaches each of them too."""
+    lie = nolead_of(table, lead, alive[0].step.prev, table.protos[lead].next_seq)
+    for p in alive:
+        p.roll_call()
+        p.receive(lie)
+
+
+def liar_named(tmp_path: Path, table: DyingTable, alive: list[GameProtocol], lead: int) -> Any:
+    """The table settles and the clocks run out on the liar: every survivor proves it held 2♣,
+    one log, valid in the audit (returned)."""
+    table.settle()
+    table.expire()
+    for p in alive:
+        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN, p.step
+        assert p.abort.culprit == lead and "held it" in p.abort.reason, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems
+    return report
+
+
 def test_noleads_said_before_the_holder_leads_leave_the_log_as_it_was() -> None:
     """Every other seat's clock runs out just before the holder leads: the game goes on, and
     every log is byte for byte the log of the same game without a roll call."""
@@ -75,16 +116,7 @@ def test_a_holder_that_never_leads_is_found_by_the_roll_call_and_taken_over(
     table.run()
     alive = survivors(table)
     assert all(p.waiting_for() == [0, 1, 2, 3] for p in alive)  # anyone may hold it
-    for p in alive:
-        assert p.roll_call()
-    table.settle()
-    assert all(p.waiting_for() == [lead] for p in alive)
-    table.expire()
-    for p in alive:
-        assert p.status is Status.FINISHED and p.table_seats == {lead}, p.abort
-    assert len({tuple(p.entries) for p in alive}) == 1
-    report = audit(tmp_path, alive[0].entries)
-    assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
+    found_and_taken_over(tmp_path, table, alive, lead)
 
 
 def test_a_holder_that_says_the_card_is_not_its_is_named_by_the_reveals(tmp_path: Path) -> None:
@@ -96,23 +128,12 @@ def test_a_holder_that_says_the_card_is_not_its_is_named_by_the_reveals(tmp_path
     table = DyingTable(RULES, dead=lead, hand=1, step="play.0", seed=SEED)
     table.run()
     alive = survivors(table)
-    lie = nolead_of(table, lead, alive[0].step.prev, table.protos[lead].next_seq)
-    for p in alive:
-        p.roll_call()
-        p.receive(lie)
-    table.settle()
-    table.expire()
-    for p in alive:
-        assert p.status is Status.ABORTED, p.step
-        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN
-        assert p.abort.culprit == lead and "held it" in p.abort.reason, p.abort
-    assert len({tuple(p.entries) for p in alive}) == 1
+    everyone_says_nolead(table, alive, lead)
+    report = liar_named(tmp_path, table, alive, lead)
     kinds = [decode_frame(e).envelope.kind for e in alive[0].entries]
     assert kinds.count("nolead") == 4  # the step's parts, in the log
-    report = audit(tmp_path, alive[0].entries)
-    assert report.valid, report.problems  # type: ignore[attr-defined]
     name = table.protos[0].genesis.players[lead].name  # type: ignore[union-attr]
-    assert report.abort.blamed.endswith(f"({name})")  # type: ignore[attr-defined]
+    assert report.abort.blamed.endswith(f"({name})")
 
 
 def test_a_holder_that_leads_for_some_and_says_nolead_to_others_is_named_everywhere() -> None:
@@ -183,12 +204,9 @@ def passes_the_lead_card(i: int, p: GameProtocol) -> bool:
     return True
 
 
-def test_a_holder_given_2c_by_a_pass_that_never_leads_is_found_by_every_peer_alike(
-    tmp_path: Path,
-) -> None:
-    """The seat that passed 2♣ knows who leads; the other two do not. All three run the roll
-    call alike: the passer says ``nolead`` too, so the others are left awaiting the holder
-    alone, and every clock names it; one log, valid, naming no one."""
+def given_2c_by_a_pass() -> tuple[int, DyingTable, list[GameProtocol]]:
+    """Hand 1 with 2♣ passed (``passes_the_lead_card``), its holder stopped for good before
+    its lead: the holder, the table, and the survivors, at the first lead."""
     rehearsal = Table(RULES, seed=SEED)
     rehearsal.choose = passes_the_lead_card
     rehearsal.run()
@@ -197,19 +215,19 @@ def test_a_holder_given_2c_by_a_pass_that_never_leads_is_found_by_every_peer_ali
     table = DyingTable(RULES, dead=lead, hand=1, step="play.0", seed=SEED)
     table.choose = passes_the_lead_card
     table.run()
-    alive = survivors(table)
+    return lead, table, survivors(table)
+
+
+def test_a_holder_given_2c_by_a_pass_that_never_leads_is_found_by_every_peer_alike(
+    tmp_path: Path,
+) -> None:
+    """The seat that passed 2♣ knows who leads; the other two do not. All three run the roll
+    call alike: the passer says ``nolead`` too, so the others are left awaiting the holder
+    alone, and every clock names it; one log, valid, naming no one."""
+    lead, table, alive = given_2c_by_a_pass()
     knowers = [p for p in alive if not p.step.any_one]
     assert len(knowers) == 1  # the passer: its first lead awaits the holder alone
-    for p in alive:
-        assert p.roll_call()  # the passer's seat cannot lead either
-    table.settle()
-    assert all(p.waiting_for() == [lead] for p in alive)
-    table.expire()
-    for p in alive:
-        assert p.status is Status.FINISHED and p.table_seats == {lead}, p.abort
-    assert len({tuple(p.entries) for p in alive}) == 1
-    report = audit(tmp_path, alive[0].entries)
-    assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
+    found_and_taken_over(tmp_path, table, alive, lead)  # the passer says it too
 
 
 def test_a_holder_given_2c_by_a_pass_that_lies_is_named_by_every_peer_alike(
@@ -218,27 +236,9 @@ def test_a_holder_given_2c_by_a_pass_that_lies_is_named_by_every_peer_alike(
     """The same, the holder saying ``nolead`` too: the passer, which knows it lies, completes
     the step with the four ``nolead``s as the others do, and every peer names the holder on
     the reveals, one log."""
-    rehearsal = Table(RULES, seed=SEED)
-    rehearsal.choose = passes_the_lead_card
-    rehearsal.run()
-    envs = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
-    lead = next(e.sender for e in envs if e.kind == "play" and e.step == "play.0" and e.hand == 1)
-    table = DyingTable(RULES, dead=lead, hand=1, step="play.0", seed=SEED)
-    table.choose = passes_the_lead_card
-    table.run()
-    alive = survivors(table)
-    lie = nolead_of(table, lead, alive[0].step.prev, table.protos[lead].next_seq)
-    for p in alive:
-        p.roll_call()
-        p.receive(lie)
-    table.settle()
-    table.expire()
-    for p in alive:
-        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN, p.step
-        assert p.abort.culprit == lead and "held it" in p.abort.reason, p.abort
-    assert len({tuple(p.entries) for p in alive}) == 1
-    report = audit(tmp_path, alive[0].entries)
-    assert report.valid, report.problems  # type: ignore[attr-defined]
+    lead, table, alive = given_2c_by_a_pass()
+    everyone_says_nolead(table, alive, lead)
+    liar_named(tmp_path, table, alive, lead)
 
 
 class Deaths(Table):
@@ -326,18 +326,8 @@ def test_a_liar_gone_right_after_its_nolead_is_named_alike_whatever_comes_first(
     table = DyingTable(RULES, dead=lead, hand=1, step="play.0", seed=SEED)
     table.run()
     alive = survivors(table)
-    lie = nolead_of(table, lead, alive[0].step.prev, table.protos[lead].next_seq)
-    for p in alive:
-        p.roll_call()
-        p.receive(lie)
+    everyone_says_nolead(table, alive, lead)
     for k, p in enumerate(alive):
         if k != first:
             p.give_up_on(lead, 120)
-    table.settle()
-    table.expire()
-    for p in alive:
-        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN, p.step
-        assert p.abort.culprit == lead and "held it" in p.abort.reason, p.abort
-    assert len({tuple(p.entries) for p in alive}) == 1
-    report = audit(tmp_path, alive[0].entries)
-    assert report.valid, report.problems  # type: ignore[attr-defined]
+    liar_named(tmp_path, table, alive, lead)
