@@ -95,13 +95,15 @@ class Table:
         assert all(log == logs[0] for log in logs), first_difference(logs)
         return logs[0]
 
-    def finished_with_the_odd_seat_taken_over(self) -> None:
-        """Every honest peer's audit: a finished game, no abort, P2 taken over as stalled."""
+    def finished_with_the_odd_seat_taken_over(self, hand: int | None = None) -> None:
+        """Every honest peer's audit: a finished game, no abort, P2 taken over as stalled (in
+        ``hand``, if given)."""
         for i in HONEST:
             report = self.audit(i)
             assert report["status"] == "finished" and report["abort"] is None, report["abort"]
             (taken,) = report["takeovers"]
             assert (taken["name"], taken["ending"]) == ("P2", "stalled"), taken
+            assert hand is None or taken["hand"] == hand, taken
 
     def named_the_odd_seat(self, reason: str) -> None:
         """One honest log, whose audit at every honest peer proves a cheat by P2 alone."""
@@ -273,7 +275,8 @@ def test_a_lead_card_holder_that_never_leads_is_found_by_the_roll_call_and_taken
     t = holding_the_lead(tmp_path, "silent-lead")
     assert t.codes == [0, 0, 0], t.detail()
     log = t.one_log()
-    t.finished_with_the_odd_seat_taken_over()
+    said = t.outs[ODD].read_text().split("hostile bot: holds 2♣ in hand ")[1]
+    t.finished_with_the_odd_seat_taken_over(hand=int(said.split()[0]))  # at that first lead
     assert not [e for e in log if decode_frame(e).envelope.kind == "nolead"]
 
 
