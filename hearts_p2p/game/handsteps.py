@@ -63,7 +63,7 @@ def start_hand(s: GameState) -> None:
     s.hand_actions = []
     s.plays = 0
     s.stopped = []
-    s.nobody_led = False
+    s.unclaimed = 0
     _next_deck_step(s, number)
 
 
@@ -323,9 +323,9 @@ def _end_hand(s: GameState, done: Step) -> None:
         truth = s.flow.audit(also)
     except DeckCheatError as e:
         raise CheatError(s.player_at[e.seat], f"hand {number}: {e.reason}", evidence) from None
-    culprit = liar(s, truth.held)
-    if culprit is not None:
-        raise CheatError(culprit, f"hand {number}: said it did not hold 2♣, and held it", evidence)
+    lie = liar(s, truth.held)
+    if lie is not None:
+        raise CheatError(lie[0], f"hand {number}: {lie[1]}", evidence)
     if s.stopped:
         player, alarm = s.stopped[0]
         why = f"hand {number}: stopped the hand ({alarm}) but the audit finds no fault"

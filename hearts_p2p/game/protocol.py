@@ -67,6 +67,7 @@ from .redeal import open_seats
 from .rekey import REJOIN, awaited, give_up, sign_rejoin, take_rejoin
 from .rollcall import (
     NOLEAD,
+    awaits_holder,
     complete,
     early,
     everyone_said,
@@ -317,6 +318,8 @@ class GameProtocol:
         r = s.round
         if r is not None and r.prev == s.step.prev and r.state is not RoundState.PRESENT:
             return s.me in r.votes or r.state is RoundState.RECOVERING
+        if awaits_holder(s):
+            return False  # a card's unnamed holder owes it: the roll call names it, or no one
         return s.step.kind not in DECISIONS
 
     @property

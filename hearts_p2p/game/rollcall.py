@@ -10,6 +10,10 @@ and each peer's clock names it as it names any staller, so the table takes its s
 leads the card for it. An honest game's log is as before: a ``nolead`` is never logged, and one
 that comes after the lead is dropped.
 
+Gong Zhu's 逼明 asks the same of the fourth exposable card (``expose_fourth``): only its holder
+knows it is its own, so that step has the same roll call, and a holder that says ``nolead`` to
+it is named the same way.
+
 Every peer runs the roll call alike, whatever it knows: a seat that passed 2♣ knows who holds
 it, as does the holder, but the others do not, and a clock that named the holder on what one
 peer alone knows would find nobody to join its vote. So at the first lead every peer awaits the
@@ -26,7 +30,7 @@ also sends its lead signed two messages for one step: proven as any such pair.
 
 from __future__ import annotations
 
-from ..cards import CLUB_2
+from ..cards import CARDS, CLUB_2
 from ..wire import SignedMessage
 from .handflow import HandFlow
 from .state import GameState, Status
@@ -37,6 +41,7 @@ __all__ = [
     "NOLEAD",
     "NOLEAD_REASON",
     "NoLead",
+    "awaits_holder",
     "complete",
     "early",
     "everyone_said",
@@ -46,6 +51,7 @@ __all__ = [
     "no_lead",
     "said",
     "sign_nolead",
+    "stop_reason",
     "take_nolead",
 ]
 
@@ -59,16 +65,41 @@ class NoLead:
 
 
 def _first_lead(s: GameState) -> bool:
-    """Whether this peer waits on a hand's first play, which the holder of 2♣ makes: a step
+    """Whether this peer waits on a step only one card's holder makes: a hand's first play,
+    by the holder of 2♣, or Gong Zhu's fourth exposure, by the fourth card's. The step is one
     any player may complete where this peer does not know the holder, the holder's where it
     does."""
     step = s.step
-    if step.kind is not StepKind.OPEN or step.complete or s.game is None:
+    if step.complete or s.game is None or s.game.hand is None:
         return False
     hand = s.game.hand
-    if hand is None or hand.tricks or hand.trick:
+    if step.kind is StepKind.EXPOSE_FOURTH:
+        return True
+    if step.kind is not StepKind.OPEN or hand.tricks or hand.trick:
         return False
     return step.any_one or bool(s.game.rules.deck_mask >> CLUB_2 & 1)
+
+
+def awaits_holder(s: GameState) -> bool:
+    """Whether the current step is one only an unnamed card's holder makes (``_first_lead``):
+    a stall there names no one before the roll call leaves one player."""
+    return _first_lead(s)
+
+
+def _card(s: GameState) -> int:
+    """The card whose holder the current roll call's step awaits."""
+    assert s.game is not None and s.game.hand is not None
+    if s.step.kind is StepKind.EXPOSE_FOURTH:
+        return s.game.hand.forced.bit_length() - 1
+    return int(CLUB_2)
+
+
+def _holds(s: GameState, seat: int) -> bool:
+    """Whether this peer's own ``seat`` holds the card (may lead, for the first lead)."""
+    assert s.game is not None and s.game.hand is not None
+    if s.step.kind is StepKind.EXPOSE_FOURTH:
+        return bool(s.game.hand.hands[seat] >> _card(s) & 1)
+    return s.game.may_act(seat)
 
 
 def said(s: GameState) -> dict[int, SignedMessage]:
@@ -85,7 +116,7 @@ def may_sign(s: GameState) -> bool:
     if s.me in said(s):
         return False
     seat = s.my_seat
-    return seat is not None and not s.game.may_act(seat)
+    return seat is not None and not _holds(s, seat)
 
 
 def sign_nolead(s: GameState) -> SignedMessage:
@@ -137,6 +168,7 @@ def everyone_said(s: GameState) -> bool:
 def complete(s: GameState, step: Step) -> None:
     """Make the ``nolead``s the step's parts, each numbered as a message of its sender's: the
     step's senders are then the players that said one, at every peer alike."""
+    s.unclaimed = 1 << _card(s)
     step.senders = s.present()
     for player in step.senders:
         msg = s.rolled[player]
@@ -145,16 +177,27 @@ def complete(s: GameState, step: Step) -> None:
         s.next_seq[player] = max(s.next_seq.get(player, 0), msg.envelope.seq + 1)
 
 
+def stop_reason(s: GameState) -> str:
+    """What each seat's deck says when a roll call stopped the hand: nobody led 2♣, or nobody
+    showed the fourth card."""
+    card = CARDS[s.unclaimed.bit_length() - 1]
+    return NOLEAD_REASON if card == CLUB_2 else f"nobody showed {card}"
+
+
 def no_lead(s: GameState, done: Step, flow: HandFlow) -> None:
-    """Nobody led: stop the hand, so that every seat reveals and the audit finds the holder."""
-    s.nobody_led = True
-    flow.stop(NOLEAD_REASON)
+    """Nobody made the step: stop the hand, so that every seat reveals and the audit finds the
+    card's holder."""
+    flow.stop(stop_reason(s))
     s.new_step(done.hand, StepId(StepKind.REVEAL), s.everyone())
 
 
-def liar(s: GameState, held: tuple[int, ...]) -> int | None:
-    """The player that said 2♣ was not its while its hand, as the reveals show it, held it."""
-    if not s.nobody_led:
+def liar(s: GameState, held: tuple[int, ...]) -> tuple[int, str] | None:
+    """The player that said the card was not its while its hand, as the reveals show it, held
+    it; and the reason that names it."""
+    if not s.unclaimed:
         return None
-    seat = next((seat for seat, mask in enumerate(held) if mask >> CLUB_2 & 1), None)
-    return None if seat is None else s.player_at[seat]
+    seat = next((seat for seat, mask in enumerate(held) if mask & s.unclaimed), None)
+    if seat is None:
+        return None
+    card = CARDS[s.unclaimed.bit_length() - 1]
+    return s.player_at[seat], f"said it did not hold {card}, and held it"

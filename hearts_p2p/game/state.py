@@ -153,7 +153,7 @@ class GameState:
     # The first lead's roll call (rollcall.py): the step it is for, and each player's nolead.
     rolled_prev: bytes = b""
     rolled: dict[int, SignedMessage] = field(default_factory=dict)
-    nobody_led: bool = False  # this hand stopped with every player's nolead in the log
+    unclaimed: int = 0  # the card (a mask) every player said was not its: the hand stopped
     # Coming back (reclaim.py, rekey.py): pass keys re-keyed by a return, the reclaims held
     # for the next hand boundary (by player), the return under way at this boundary, the
     # steps whose part this seat must not send (it was voted out there) and the returns so far

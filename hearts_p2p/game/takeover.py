@@ -37,7 +37,7 @@ from .events import SeatTakenOver
 from .handflow import HandFlow
 from .keys import derive, pass_key, pass_public_key
 from .outcome import CheatError
-from .rollcall import NOLEAD_REASON
+from .rollcall import stop_reason
 from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 from .tablebot import table_moon, table_pass, table_play
@@ -307,6 +307,9 @@ def show_table(s: GameState) -> None:
         first_lead = hand.phase is HandPhase.PLAYING and hand.turn is None and not hand.trick
         if first_lead and hand.hands[at] >> CARDS[0] & 1:
             hand.turn = hand.first_leader = at  # the table's seat holds 2♣: it leads
+        fourth = hand.phase is HandPhase.EXPOSE and hand.forced and hand.turn is None
+        if fourth and hand.hands[at] & hand.forced:
+            hand.turn = at  # it holds the fourth exposable card (逼明): it shows it
 
 
 def table_body(s: GameState, player: int) -> dict[str, Any] | None:
@@ -327,7 +330,7 @@ def table_body(s: GameState, player: int) -> dict[str, Any] | None:
     if kind is StepKind.REVEAL and flow.phase is DeckPhase.PLAY:
         # A hand stopped before its last card (a claim, a first lead nobody made): the seat
         # reveals as every seat did, its deck rebuilt since, without the stop.
-        flow.stop(NOLEAD_REASON if s.nobody_led else CLAIM_REASON)
+        flow.stop(stop_reason(s) if s.unclaimed else CLAIM_REASON)
     if kind not in decided:
         return flow.make(kind)  # the deck's steps: shuffle, echoes, lock, deal, reveal
     assert hand is not None

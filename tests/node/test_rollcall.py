@@ -16,10 +16,11 @@ from hearts_p2p.engine import HandPhase, PassCards
 from hearts_p2p.game import GameProtocol, Status, Termination
 from hearts_p2p.game.abort import ONE_STEP
 from hearts_p2p.game.rollcall import NOLEAD
-from hearts_p2p.rules import Rules
+from hearts_p2p.rules import GameKind, Rules
 from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
 
 from .table import GAME_ID, Table
+from .test_gongzhu_exposure import Exposing
 from .test_takeover import DyingTable, audit, survivors
 
 RULES = Rules(players=4, target=20)
@@ -245,8 +246,10 @@ class Deaths(Table):
     """A table where each player of ``deaths`` stops for good (sends and relays nothing) once
     its game reaches its (hand, step), or it would send for it."""
 
-    def __init__(self, rules: Rules, deaths: dict[int, tuple[int, str]], seed: int) -> None:
-        super().__init__(rules, seed=seed)
+    def __init__(
+        self, rules: Rules, deaths: dict[int, tuple[int, str]], seed: int, deal: int = 0
+    ) -> None:
+        super().__init__(rules, seed=seed, deal=deal)
         self.deaths = deaths
         self.dead: set[int] = set()
         self.tamper = self._die
@@ -331,3 +334,62 @@ def test_a_liar_gone_right_after_its_nolead_is_named_alike_whatever_comes_first(
         if k != first:
             p.give_up_on(lead, 120)
     liar_named(tmp_path, table, alive, lead)
+
+
+FORCE_FOURTH = Rules(game=GameKind.GONGZHU, limit=300, force_fourth=True)
+
+
+def fourth_card_table() -> tuple[int, Deaths]:
+    """A Gong Zhu game under 逼明 whose hand 1 puts three exposable cards out (deal 0, the
+    first that does): the fourth card's holder stops for good at its ``expose_fourth``."""
+    rehearsal = Table(FORCE_FOURTH, seed=2)
+    rehearsal.seats = [Exposing(bot, most=i != 3) for i, bot in enumerate(rehearsal.seats)]
+    rehearsal.run()
+    envs = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
+    holder = next(e.sender for e in envs if (e.hand, e.step) == (1, "expose_fourth"))
+    table = Deaths(FORCE_FOURTH, {holder: (1, "expose_fourth")}, seed=2)
+    table.seats = [Exposing(bot, most=i != 3) for i, bot in enumerate(table.seats)]
+    table.run()
+    assert all(p.step.name == "expose_fourth" for p in table.alive())
+    return holder, table
+
+
+def test_a_fourth_card_holder_that_never_shows_it_is_found_by_the_roll_call(
+    tmp_path: Path,
+) -> None:
+    """Gong Zhu's 逼明: only the fourth card's holder knows it must show it, so the step waits on
+    every player, and a clock run out there named whoever came first. Now each other seat says
+    ``nolead``; the holder is the one left, the table takes it over and shows the card for it.
+    One log, valid, naming no one."""
+    holder, table = fourth_card_table()
+    alive = table.alive()
+    assert all(not p.waiting_on_machines() for p in alive)  # no clock names one of many
+    for p in alive:
+        assert p.roll_call()
+    table.settle()
+    assert all(p.waiting_for() == [holder] for p in alive)
+    table.expire(on=holder)
+    for p in alive:
+        assert p.status is Status.FINISHED and p.table_seats == {holder}, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid and report.abort is None, report.problems
+
+
+def test_a_fourth_card_holder_that_says_it_is_not_its_is_named_by_the_reveals(
+    tmp_path: Path,
+) -> None:
+    """The fourth card's holder says ``nolead`` too: every player has, the hand stops, every
+    seat reveals, and every peer names the holder for the card its hand held."""
+    holder, table = fourth_card_table()
+    alive = table.alive()
+    everyone_says_nolead(table, alive, holder)
+    table.settle()
+    table.expire(on=holder)
+    for p in alive:
+        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN, p.step
+        assert p.abort.culprit == holder and "did not hold" in p.abort.reason, p.abort
+        assert "and held it" in p.abort.reason and "2♣" not in p.abort.reason, p.abort
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems
