@@ -19,7 +19,6 @@ from typing import Any
 from ..cards import CARDS, cards_of
 from ..engine import Expose, IllegalActionError, SeatView
 from .events import CardsExposed
-from .rollcall import NoLead, no_lead
 from .state import GameState, StepRule, nothing_to_send
 from .steps import Step, StepId, StepKind
 
@@ -72,10 +71,6 @@ def _advance(then: Callable[[GameState], None]) -> Callable[[GameState, Step], N
         """The exposures go to the replay in log order and to the screen; then play, or the
         fourth card's exposure, follows."""
         assert s.game is not None
-        if isinstance(done.parsed.get(done.senders[0]), NoLead):
-            assert s.flow is not None
-            no_lead(s, done, s.flow)  # every player said the fourth card is not its: one lied
-            return
         for player in done.senders:
             mask = done.parsed[player]
             assert isinstance(mask, int)

@@ -38,7 +38,7 @@ from .events import (
 from .exposure import exposure_steps, next_exposure
 from .outcome import CheatError
 from .replay import ReplayFault, replay_hand
-from .rollcall import NoLead, liar, no_lead
+from .rollcall import liar
 from .state import MAX_REASON, GameState, Status, StepRule, nothing_to_send
 from .steps import Step, StepId, StepKind
 from .takeover import new_flow, show_table
@@ -268,10 +268,6 @@ def _after_open(s: GameState, done: Step) -> None:
     hand = s.game.hand
     player = done.senders[0]
     card = done.parsed[player]
-    if isinstance(card, NoLead):
-        assert s.flow is not None
-        no_lead(s, done, s.flow)  # every player said 2♣ is not its: one lied
-        return
     assert isinstance(card, int)
     s.plays += 1
     if s.my_seat is not None and s.views:

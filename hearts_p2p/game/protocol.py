@@ -73,6 +73,8 @@ from .rollcall import (
     everyone_said,
     lead_awaited,
     may_sign,
+    no_lead,
+    nobody_made,
     said,
     sign_nolead,
     take_nolead,
@@ -875,16 +877,13 @@ class GameProtocol:
         """A player's word that the lead card is not its (rollcall.py): taken, and passed on,
         only while this peer waits on the first lead; kept if that step is still to come."""
         s, env = self._s, msg.envelope
-        part = self._part(env.sender, env.prev)
-        if part is not None and part.raw != msg.raw:
-            # Its lead (or any part) of that very step: two messages for one step.
-            s.frames.add(msg.raw)
-            raise CheatError(env.sender, ONE_STEP, pair(part, msg))
         told = said(s).get(env.sender) if env.prev == s.step.prev else None
-        if told is not None and told.raw != msg.raw:
-            # Another nolead of its for this step, under another number: two messages too.
-            s.frames.add(msg.raw)
-            raise CheatError(env.sender, ONE_STEP, pair(told, msg))
+        for other in (self._part(env.sender, env.prev), told):
+            if other is not None and other.raw != msg.raw:
+                # Its lead (or any part) of that very step, or another nolead of its for it
+                # under another number: two messages for one step.
+                s.frames.add(msg.raw)
+                raise CheatError(env.sender, ONE_STEP, pair(other, msg))
         if env.sender in s.table or early(s, msg):
             return
         if not take_nolead(s, msg):
@@ -918,7 +917,10 @@ class GameProtocol:
             # A vote came before the seat's part did: the voter took that part only as a
             # vote's evidence, so this peer answers it with the part, as for a late vote.
             self._answer_late(step.prev, r.about)
-        RULES[step.kind].advance(s, step)
+        if nobody_made(step):
+            no_lead(s, step)  # every player said the card was not its: one lied
+        else:
+            RULES[step.kind].advance(s, step)
         for player in s.returned:  # numbers it signed under before it was taken over are void
             self._future.pop(player, None)
             self._seen = {k: v for k, v in self._seen.items() if k[0] != player}

@@ -30,9 +30,8 @@ also sends its lead signed two messages for one step: proven as any such pair.
 
 from __future__ import annotations
 
-from ..cards import CARDS, CLUB_2
+from ..cards import CLUB_2, cards_of
 from ..wire import SignedMessage
-from .handflow import HandFlow
 from .state import GameState, Status
 from .steps import Step, StepId, StepKind
 
@@ -49,6 +48,7 @@ __all__ = [
     "liar",
     "may_sign",
     "no_lead",
+    "nobody_made",
     "said",
     "sign_nolead",
     "stop_reason",
@@ -64,11 +64,11 @@ class NoLead:
     """A ``nolead`` taken as a part of the first lead, once every player has said one."""
 
 
-def _first_lead(s: GameState) -> bool:
+def awaits_holder(s: GameState) -> bool:
     """Whether this peer waits on a step only one card's holder makes: a hand's first play,
     by the holder of 2♣, or Gong Zhu's fourth exposure, by the fourth card's. The step is one
     any player may complete where this peer does not know the holder, the holder's where it
-    does."""
+    does; a stall there names no one before the roll call leaves one player."""
     step = s.step
     if step.complete or s.game is None or s.game.hand is None:
         return False
@@ -78,12 +78,6 @@ def _first_lead(s: GameState) -> bool:
     if step.kind is not StepKind.OPEN or hand.tricks or hand.trick:
         return False
     return step.any_one or bool(s.game.rules.deck_mask >> CLUB_2 & 1)
-
-
-def awaits_holder(s: GameState) -> bool:
-    """Whether the current step is one only an unnamed card's holder makes (``_first_lead``):
-    a stall there names no one before the roll call leaves one player."""
-    return _first_lead(s)
 
 
 def _card(s: GameState) -> int:
@@ -109,7 +103,7 @@ def said(s: GameState) -> dict[int, SignedMessage]:
 
 def may_sign(s: GameState) -> bool:
     """Whether this seat signs its ``nolead`` now: the first lead waits, and it cannot lead."""
-    if s.status is not Status.RUNNING or s.me is None or s.silent or not _first_lead(s):
+    if s.status is not Status.RUNNING or s.me is None or s.silent or not awaits_holder(s):
         return False
     if s.me in s.table or s.game is None:
         return False
@@ -128,7 +122,7 @@ def take_nolead(s: GameState, msg: SignedMessage) -> bool:
     """Record a ``nolead`` for the first lead this peer waits on; False (dropped) for one of
     another step, one that came after the lead, or a malformed one."""
     env = msg.envelope
-    if env.body or env.step != NOLEAD or env.prev != s.step.prev or not _first_lead(s):
+    if env.body or env.step != NOLEAD or env.prev != s.step.prev or not awaits_holder(s):
         return False
     if env.sender not in s.present() or env.sender in s.step.got:
         return False
@@ -153,7 +147,7 @@ def lead_awaited(s: GameState, waiting: list[int]) -> list[int]:
     """The players the first lead still waits on: those whose seats the table does not play
     that have not said the card is not theirs (all of them before anyone has), alike at every
     peer, whether or not it knows the holder."""
-    if not _first_lead(s):
+    if not awaits_holder(s):
         return waiting
     told = said(s)
     return [p for p in s.present() if p not in told]
@@ -162,7 +156,7 @@ def lead_awaited(s: GameState, waiting: list[int]) -> list[int]:
 def everyone_said(s: GameState) -> bool:
     """Whether every player awaited at the first lead has said the card is not its: one lied,
     and the step completes with these as its parts."""
-    return _first_lead(s) and set(s.present()) <= set(said(s))
+    return awaits_holder(s) and set(s.present()) <= set(said(s))
 
 
 def complete(s: GameState, step: Step) -> None:
@@ -180,14 +174,20 @@ def complete(s: GameState, step: Step) -> None:
 def stop_reason(s: GameState) -> str:
     """What each seat's deck says when a roll call stopped the hand: nobody led 2♣, or nobody
     showed the fourth card."""
-    card = CARDS[s.unclaimed.bit_length() - 1]
+    card = cards_of(s.unclaimed)[0]
     return NOLEAD_REASON if card == CLUB_2 else f"nobody showed {card}"
 
 
-def no_lead(s: GameState, done: Step, flow: HandFlow) -> None:
-    """Nobody made the step: stop the hand, so that every seat reveals and the audit finds the
-    card's holder."""
-    flow.stop(stop_reason(s))
+def nobody_made(done: Step) -> bool:
+    """Whether ``done`` was completed by the roll call: its parts are ``nolead``s."""
+    return isinstance(done.parsed.get(done.senders[0]), NoLead)
+
+
+def no_lead(s: GameState, done: Step) -> None:
+    """Nobody made the step, whatever its kind: stop the hand, so that every seat reveals and
+    the audit finds the card's holder."""
+    assert s.flow is not None
+    s.flow.stop(stop_reason(s))
     s.new_step(done.hand, StepId(StepKind.REVEAL), s.everyone())
 
 
@@ -199,5 +199,4 @@ def liar(s: GameState, held: tuple[int, ...]) -> tuple[int, str] | None:
     seat = next((seat for seat, mask in enumerate(held) if mask & s.unclaimed), None)
     if seat is None:
         return None
-    card = CARDS[s.unclaimed.bit_length() - 1]
-    return s.player_at[seat], f"said it did not hold {card}, and held it"
+    return s.player_at[seat], f"said it did not hold {cards_of(s.unclaimed)[0]}, and held it"

@@ -27,7 +27,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any, cast
 
-from hearts_p2p.cards import CARDS, CLUB_2
+from hearts_p2p.cards import CLUB_2
 from hearts_p2p.cli.main import main
 from hearts_p2p.game import GameProtocol
 from hearts_p2p.node import runner
@@ -159,7 +159,7 @@ class HostileLinks:
             replaced, instead = self._lead
             return instead if msg.raw == replaced else None
         env = msg.envelope
-        lead = env.kind == "play" and env.body.get("card") == CARDS.index(CLUB_2)
+        lead = env.kind == "play" and env.body.get("card") == int(CLUB_2)
         if env.sender != self.protocol.me or not lead:
             return msg.raw
         instead: bytes | None = None
