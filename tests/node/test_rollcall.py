@@ -6,6 +6,7 @@ is the same bytes with or without a roll call, and no honest seat is ever named.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,17 +48,23 @@ def at_first_lead(p: GameProtocol) -> bool:
 
 
 def found_and_taken_over(
-    tmp_path: Path, table: DyingTable, alive: list[GameProtocol], lead: int
+    tmp_path: Path,
+    table: Table,
+    alive: list[GameProtocol],
+    lead: int,
+    expire: Callable[[], None],
+    taken: frozenset[int] = frozenset(),
 ) -> None:
     """Every survivor's clock runs out on the first lead: each says ``nolead``, the holder is
-    the one left awaited, and the table takes it over; one log, valid, naming no one."""
+    the one left awaited, and ``expire`` (the clocks running out on it) has the table take it
+    over, beside the seats ``taken`` before; one log, valid, naming no one."""
     for p in alive:
         assert p.roll_call()
     table.settle()
     assert all(p.waiting_for() == [lead] for p in alive)
-    table.expire()
+    expire()
     for p in alive:
-        assert p.status is Status.FINISHED and p.table_seats == {lead}, p.abort
+        assert p.status is Status.FINISHED and p.table_seats == {lead, *taken}, p.abort
     assert len({tuple(p.entries) for p in alive}) == 1
     report = audit(tmp_path, alive[0].entries)
     assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
@@ -117,7 +124,7 @@ def test_a_holder_that_never_leads_is_found_by_the_roll_call_and_taken_over(
     table.run()
     alive = survivors(table)
     assert all(p.waiting_for() == [0, 1, 2, 3] for p in alive)  # anyone may hold it
-    found_and_taken_over(tmp_path, table, alive, lead)
+    found_and_taken_over(tmp_path, table, alive, lead, table.expire)
 
 
 def test_a_holder_that_says_the_card_is_not_its_is_named_by_the_reveals(tmp_path: Path) -> None:
@@ -228,7 +235,7 @@ def test_a_holder_given_2c_by_a_pass_that_never_leads_is_found_by_every_peer_ali
     lead, table, alive = given_2c_by_a_pass()
     knowers = [p for p in alive if not p.step.any_one]
     assert len(knowers) == 1  # the passer: its first lead awaits the holder alone
-    found_and_taken_over(tmp_path, table, alive, lead)  # the passer says it too
+    found_and_taken_over(tmp_path, table, alive, lead, table.expire)  # the passer too
 
 
 def test_a_holder_given_2c_by_a_pass_that_lies_is_named_by_every_peer_alike(
@@ -306,16 +313,9 @@ def test_a_seat_the_table_plays_is_not_awaited_at_a_first_lead_the_holder_never_
     alive = table.alive()
     assert all(p.step.hand == 2 and p.step.name == "play.0" for p in alive), [p.step for p in alive]
     assert all(p.table_seats == {taken} for p in alive)
-    for p in alive:
-        assert p.roll_call()
-    table.settle()
-    assert all(p.waiting_for() == [lead] for p in alive)
-    table.expire(on=lead)
-    for p in alive:
-        assert p.status is Status.FINISHED and p.table_seats == {taken, lead}, p.abort
-    assert len({tuple(p.entries) for p in alive}) == 1
-    report = audit(tmp_path, alive[0].entries)
-    assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
+    found_and_taken_over(
+        tmp_path, table, alive, lead, lambda: table.expire(on=lead), frozenset({taken})
+    )
 
 
 @pytest.mark.parametrize("first", [0, 1, 2])
@@ -364,16 +364,7 @@ def test_a_fourth_card_holder_that_never_shows_it_is_found_by_the_roll_call(
     holder, table = fourth_card_table()
     alive = table.alive()
     assert all(not p.waiting_on_machines() for p in alive)  # no clock names one of many
-    for p in alive:
-        assert p.roll_call()
-    table.settle()
-    assert all(p.waiting_for() == [holder] for p in alive)
-    table.expire(on=holder)
-    for p in alive:
-        assert p.status is Status.FINISHED and p.table_seats == {holder}, p.abort
-    assert len({tuple(p.entries) for p in alive}) == 1
-    report = audit(tmp_path, alive[0].entries)
-    assert report.valid and report.abort is None, report.problems
+    found_and_taken_over(tmp_path, table, alive, holder, lambda: table.expire(on=holder))
 
 
 def test_a_fourth_card_holder_that_says_it_is_not_its_is_named_by_the_reveals(
