@@ -17,6 +17,7 @@ from typing import Any
 from ..wire import SignedMessage, WireError, decode_frame
 from .events import Aborted
 from .outcome import Abort, Termination
+from .rollcall import NOLEAD
 from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 
@@ -135,7 +136,7 @@ def _upgrade(
     key: bytes | None,
 ) -> None:
     env = msg.envelope
-    if env.kind == "nolead":
+    if env.kind == NOLEAD:
         return  # outside the numbers (rollcall.py): it shares one with a message of the step
     mine = [m for m in evidence if m.envelope.sender == a.culprit]  # a forgery is not its own
     if len({m.envelope.seq for m in mine}) < len(mine):
