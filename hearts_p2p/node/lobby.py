@@ -52,6 +52,8 @@ HANDSHAKE_TIMEOUT = 10.0
 CONNECT_PATIENCE = 20.0  # how long a joiner keeps trying to reach the host
 MAX_PENDING = 32  # connections still in the handshake; more are closed at once
 CHECK_TIMEOUT = 3.0  # how long a seated joiner has to answer the last check before the start
+MAX_REJOINS = 10  # times a joiner takes its seat again after the host let it go before the start
+REJOIN_PAUSE = 0.5  # seconds before it does
 _SIGNING_TAG = b"hearts-p2p lobby message\0"
 
 
@@ -341,24 +343,36 @@ async def join_lobby(
     can point the others elsewhere (the host does not take the connection's source address).
     ``host_key`` is the key the table was announced with: the handshake refuses anyone else.
     """
-    conn = await _reach(host, port, identity, host_key)
-    async with conn:
-        request = {"t": "join", "v": LOBBY_VERSION, "name": name, "dh": dh, "bot": bot,
-                   "host": listen_at[0], "port": listen_at[1]}  # fmt: skip
-        try:
-            await conn.send(_sign(identity, conn, request))
-            welcome = _welcome(await _receive_signed(conn), conn.peer_key)
-            if on_welcome is not None:
-                await on_welcome(welcome)
-            while True:
-                msg = await _receive_signed(conn)
-                if not (isinstance(msg, dict) and msg.get("t") == "check"):
-                    break
-                await conn.send(_sign(identity, conn, {"t": "here"}))
-        except (TransportError, WireError) as e:
-            raise LobbyError(f"the host closed the lobby: {e}") from None
-    roster = _roster(msg, conn.peer_key, identity.public_key)
-    return Welcome(welcome.game_id, welcome.host_key, welcome.table_name, welcome.rules, roster)
+    welcomed: Welcome | None = None
+    for rejoin in range(MAX_REJOINS + 1):
+        if rejoin:
+            await trio.sleep(REJOIN_PAUSE)
+        conn = await _reach(host, port, identity, host_key)
+        host_key = conn.peer_key  # joining again must reach the same host
+        async with conn:
+            request = {"t": "join", "v": LOBBY_VERSION, "name": name, "dh": dh, "bot": bot,
+                       "host": listen_at[0], "port": listen_at[1]}  # fmt: skip
+            try:
+                await conn.send(_sign(identity, conn, request))
+                welcome = _welcome(await _receive_signed(conn), conn.peer_key)
+                if welcomed is None and on_welcome is not None:
+                    await on_welcome(welcome)
+                welcomed = welcome
+                while True:
+                    msg = await _receive_signed(conn)
+                    if not (isinstance(msg, dict) and msg.get("t") == "check"):
+                        break
+                    await conn.send(_sign(identity, conn, {"t": "here"}))
+            except (TransportError, WireError) as e:
+                # Seated, then let go before the start: on a lossy link the host's last check
+                # can miss this joiner's answer, and frees the seat. It is free: take it again.
+                if welcomed is None or rejoin == MAX_REJOINS:
+                    raise LobbyError(f"the host closed the lobby: {e}") from None
+                log.info("lobby: the host let this seat go before the start (%s); joining again", e)
+                continue
+        roster = _roster(msg, conn.peer_key, identity.public_key)
+        return Welcome(welcome.game_id, welcome.host_key, welcome.table_name, welcome.rules, roster)
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
 def _welcome(answer: Any, host_key: bytes) -> Welcome:

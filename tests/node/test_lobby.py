@@ -179,7 +179,8 @@ async def test_an_impostor_with_another_key_is_refused_at_the_handshake() -> Non
 
 # -- relays on the path ----------------------------------------------------------------------
 
-Rewrite = Callable[[bool, int, bytes], bytes]  # (to the host?, frame number, frame) -> frame
+# (to the host?, frame number, frame) -> the frame passed on, or None to lose it
+Rewrite = Callable[[bool, int, bytes], bytes | None]
 
 
 @contextlib.asynccontextmanager
@@ -195,7 +196,9 @@ async def open_relay(
         with contextlib.suppress(ConnectionClosed):
             while True:
                 frame = await src.receive_frame()
-                await dst.send_frame(frame if n < 2 else rewrite(to_host, n - 2, frame))
+                out = frame if n < 2 else rewrite(to_host, n - 2, frame)
+                if out is not None:
+                    await dst.send_frame(out)
                 n += 1
         await dst.aclose()
 
@@ -372,6 +375,39 @@ async def test_the_game_never_starts_with_a_joiner_that_is_gone(
             await table.done.wait()
             await conn.aclose()
     assert [s.who.name for s in table.joined] == ["p0", "p1"]
+
+
+async def test_a_joiner_the_last_check_never_reaches_takes_its_seat_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a lossy link the host's last check can go unanswered in time: the host frees the
+    seat and closes its connection. The joiner, seated before, takes its seat again, and the
+    game starts with it (it used to give up, and the others waited for a player for ever)."""
+    monkeypatch.setattr(lobby, "CHECK_TIMEOUT", 0.5)
+    checks: list[bytes] = []
+
+    def lose_the_first_check(to_host: bool, n: int, frame: bytes) -> bytes | None:
+        if not to_host and unpack(frame[:-64]).get("t") == "check":
+            checks.append(frame)
+            return None if len(checks) == 1 else frame
+        return frame
+
+    seated: list[Welcome] = []
+
+    async def on_welcome(w: Welcome) -> None:
+        seated.append(w)
+
+    with trio.fail_after(20):
+        async with open_table(2) as table, open_relay(table.port, lose_the_first_check) as relay:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(join, table, 1)
+                welcome = await join(table, 0, port=relay, on_welcome=on_welcome)
+            await table.done.wait()
+    assert table.changes[-2:] == [(SeatChange.LEFT, "p0", 1), (SeatChange.JOINED, "p0", 2)]
+    assert sorted(s.who.name for s in table.joined) == ["p0", "p1"]
+    assert JOINERS[0].public_key in [m.public_key for m in welcome.roster]
+    assert len(seated) == 1  # "seated" is said once
+    assert len(checks) >= 2
 
 
 async def test_hearts_list_sees_a_seat_freed_at_once(tmp_path: Path) -> None:
