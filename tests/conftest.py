@@ -32,6 +32,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         compileall.compile_dir(root / folder, quiet=1)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The deck's P-256 products remembered across this process's tests (``cryptomemo``)."""
+    from tests import cryptomemo
+
+    cryptomemo.install()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The slow tests first, in their order: under ``-n`` the workers share them out from the
     start, so no long test is left to run alone at the end while the other worker idles."""

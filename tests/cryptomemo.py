@@ -1,0 +1,121 @@
+"""The deck's P-256 products, remembered across the tests of one pytest process.
+
+Many tests play the same seeded game again to test one thing at one step of it (a seat lost at
+each step of a deal, a cheat at each trick), so a pytest process computes the same E_k products
+over and over: ``tests/node/test_redeal.py`` alone asks for 429,493 multiplications, of which
+19,962 are distinct. Here each distinct product is still computed by OpenSSL, once per process,
+and given again when the same scalar meets the same point; every check, every failure and every
+log byte stays what it is. A real peer never repeats a product (each of a game's ~9,000 per
+peer is distinct), and the ``hearts`` processes the tests start, and the benchmarks, run
+without this.
+
+``install`` swaps three functions of ``hearts_p2p.deck.curve``, in that module and wherever the
+deck imported them: a derived key and a decoded point become light stand-ins (a P-256 key
+object holds about 2 KB) that OpenSSL fills in only for a product not yet known.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from hearts_p2p.deck import curve
+
+_REAL_SCALAR_KEY = curve.scalar_key
+_REAL_LOAD_X = curve.load_x
+_REAL_MULTIPLY = curve.multiply
+
+PRODUCTS = 120_000  # remembered products: ~240 bytes each
+POINTS = 60_000  # x-coordinates known to be on the curve
+
+
+class Key:
+    """A derived key: its scalar, and the OpenSSL key once one was needed."""
+
+    __slots__ = ("k", "real")
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.real: Any = None
+
+
+class Point:
+    """A decoded point: its x, and the OpenSSL point once one was needed."""
+
+    __slots__ = ("real", "x")
+
+    def __init__(self, x: bytes, real: Any = None) -> None:
+        self.x = x
+        self.real = real
+
+
+_products: dict[bytes, bytes] = {}
+_valid: set[bytes] = set()
+stats = {"products": 0, "computed": 0}
+
+
+def scalar_key(k: int) -> Any:
+    if not 0 < k < curve.ORDER:
+        return _REAL_SCALAR_KEY(k)  # whatever OpenSSL says of a scalar out of range
+    return Key(k)
+
+
+def load_x(x: bytes) -> Any:
+    if x in _valid:
+        return Point(x)
+    real = _REAL_LOAD_X(x)  # raises InvalidPoint as before
+    if len(_valid) >= POINTS:
+        _valid.clear()
+    _valid.add(x)
+    return Point(x, real)
+
+
+def _real_key(key: Any) -> Any:
+    if isinstance(key, Key):
+        if key.real is None:
+            key.real = _REAL_SCALAR_KEY(key.k)
+        return key.real
+    return key
+
+
+def _real_point(point: Any) -> Any:
+    if isinstance(point, Point):
+        if point.real is None:
+            point.real = _REAL_LOAD_X(point.x)
+        return point.real
+    return point
+
+
+def multiply(key: Any, point: Any) -> bytes:
+    stats["products"] += 1
+    if not (isinstance(key, Key) and isinstance(point, Point)):
+        stats["computed"] += 1
+        return _REAL_MULTIPLY(_real_key(key), _real_point(point))
+    memo = key.k.to_bytes(32, "big") + point.x
+    product = _products.get(memo)
+    if product is None:
+        stats["computed"] += 1
+        product = _REAL_MULTIPLY(_real_key(key), _real_point(point))
+        if len(_products) >= PRODUCTS:
+            del _products[next(iter(_products))]
+        _products[memo] = product
+    return product
+
+
+_SWAPS = {_REAL_SCALAR_KEY: scalar_key, _REAL_LOAD_X: load_x, _REAL_MULTIPLY: multiply}
+
+
+def install() -> None:
+    """Swap the three functions in every module of the deck that holds them."""
+    import hearts_p2p.deck.public
+    import hearts_p2p.deck.seat
+    import hearts_p2p.deck.shuffleproof  # noqa: F401  (each imports the functions)
+
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("hearts_p2p.deck") or module is None:
+            continue
+        for attr, value in list(vars(module).items()):
+            for real, swap in _SWAPS.items():
+                if value is real:
+                    setattr(module, attr, swap)
+    curve.card_point_key.cache_clear()  # it may hold real points decoded before the swap

@@ -1,0 +1,52 @@
+"""The tests' memo of P-256 products (tests/cryptomemo.py) gives what OpenSSL gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from hearts_p2p.deck import curve, public, seat, shuffleproof
+from hearts_p2p.deck.curve import CARD_POINTS, ORDER, InvalidPoint
+from hearts_p2p.deck.randomness import SeededRandomness, random_scalar
+from tests import cryptomemo
+
+
+def test_the_deck_uses_the_memo_in_this_process() -> None:
+    for module in (curve, public, shuffleproof):
+        assert module.multiply is cryptomemo.multiply
+    assert seat.scalar_key is cryptomemo.scalar_key
+
+
+def test_every_product_is_the_one_openssl_computes_asked_once_or_again() -> None:
+    rng = SeededRandomness(b"memo")
+    scalars = [random_scalar(rng) for _ in range(6)] + [1, ORDER - 1]
+    for k in scalars:
+        for x in CARD_POINTS[:5]:
+            real = cryptomemo._REAL_MULTIPLY(
+                cryptomemo._REAL_SCALAR_KEY(k), cryptomemo._REAL_LOAD_X(x)
+            )
+            first = curve.multiply(curve.scalar_key(k), curve.load_x(x))
+            again = curve.multiply(curve.scalar_key(k), curve.load_x(x))
+            assert first == again == real
+            # A real key or point from before the swap gives the same product.
+            assert curve.multiply(cryptomemo._REAL_SCALAR_KEY(k), curve.load_x(x)) == real
+            assert curve.encrypt(k, x) == real
+
+
+def test_what_openssl_refuses_is_refused_alike() -> None:
+    off = next(x for x in (i.to_bytes(32, "big") for i in range(1, 99)) if not _on_curve(x))
+    with pytest.raises(InvalidPoint):
+        curve.load_x(off)
+    with pytest.raises(InvalidPoint):
+        curve.load_x(off)  # not remembered as valid
+    with pytest.raises(InvalidPoint):
+        curve.load_x(b"\xff" * 32)  # above the field prime
+    with pytest.raises(ValueError):
+        curve.scalar_key(0)
+
+
+def _on_curve(x: bytes) -> bool:
+    try:
+        cryptomemo._REAL_LOAD_X(x)
+    except InvalidPoint:
+        return False
+    return True
