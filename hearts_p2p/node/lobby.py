@@ -54,6 +54,7 @@ MAX_PENDING = 32  # connections still in the handshake; more are closed at once
 CHECK_TIMEOUT = 3.0  # how long a seated joiner has to answer the last check before the start
 MAX_REJOINS = 10  # times a joiner takes its seat again after the host let it go before the start
 REJOIN_PAUSE = 0.5  # seconds before it does
+REJOIN_PATIENCE = 5.0  # how long it keeps trying to reach the host then (it may be gone)
 _SIGNING_TAG = b"hearts-p2p lobby message\0"
 
 
@@ -347,7 +348,8 @@ async def join_lobby(
     for rejoin in range(MAX_REJOINS + 1):
         if rejoin:
             await trio.sleep(REJOIN_PAUSE)
-        conn = await _reach(host, port, identity, host_key)
+        patience = REJOIN_PATIENCE if rejoin else CONNECT_PATIENCE
+        conn = await _reach(host, port, identity, host_key, patience)
         host_key = conn.peer_key  # joining again must reach the same host
         async with conn:
             request = {"t": "join", "v": LOBBY_VERSION, "name": name, "dh": dh, "bot": bot,
@@ -387,11 +389,13 @@ def _welcome(answer: Any, host_key: bytes) -> Welcome:
     return Welcome(game_id, host_key, table, rules, ())
 
 
-async def _reach(host: str, port: int, identity: Identity, host_key: bytes | None) -> Connection:
+async def _reach(
+    host: str, port: int, identity: Identity, host_key: bytes | None, patience: float
+) -> Connection:
     """Connect and authenticate, trying again for a while: on a lossy link a connection can
     fail outright (an unanswered ARP request is "no route to host"), not only slowly."""
     error: Exception | None = None
-    with trio.move_on_after(CONNECT_PATIENCE):
+    with trio.move_on_after(patience):
         while True:
             try:
                 with trio.fail_after(HANDSHAKE_TIMEOUT):

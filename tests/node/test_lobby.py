@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -408,6 +409,34 @@ async def test_a_joiner_the_last_check_never_reaches_takes_its_seat_again(
     assert JOINERS[0].public_key in [m.public_key for m in welcome.roster]
     assert len(seated) == 1  # "seated" is said once
     assert len(checks) >= 2
+
+
+async def test_a_joiner_whose_host_is_gone_says_so_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's lobby ends (its process quit) after seating a joiner: the joiner tries to
+    sit again for ``REJOIN_PATIENCE``, not the first reach's 20 s, and then says it cannot
+    reach the table."""
+    monkeypatch.setattr(lobby, "REJOIN_PATIENCE", 1.0)
+    patience: list[float] = []
+    reach = lobby._reach
+
+    async def counted(*args: Any) -> Any:
+        patience.append(args[-1])
+        return await reach(*args)
+
+    monkeypatch.setattr(lobby, "_reach", counted)
+    errors: list[str] = []
+
+    async def sit() -> None:
+        with pytest.raises(LobbyError) as info:
+            await join(table, 0)
+        errors.append(str(info.value))
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery, open_table(2) as table:
+            nursery.start_soon(sit)
+            await wait_until(lambda: bool(table.changes))
+    assert errors and errors[0].startswith("cannot reach the table at 127.0.0.1")
+    assert patience == [lobby.CONNECT_PATIENCE, 1.0]
 
 
 async def test_hearts_list_sees_a_seat_freed_at_once(tmp_path: Path) -> None:
