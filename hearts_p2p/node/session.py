@@ -506,13 +506,20 @@ def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
 
     A crash can come while a step's entries are being written: the entries of a step that the
     replay leaves incomplete are cut from the file, to be written again, whole, when the step
-    completes (the protocol sends our own message in it again).
+    completes (the protocol sends our own message in it again). A step whose one missing entry
+    is our own completes in the replay itself: its last entry is written here.
     """
-    proto.resume(game_log.entries)
+    written = game_log.entries
+    proto.resume(written)
     taken = proto.entries
-    if game_log.entries[: len(taken)] != taken:
+    both = min(len(written), len(taken))
+    if written[:both] != taken[:both]:
         raise SessionError(f"{game_log.path} does not replay: it cannot be resumed")
-    game_log.truncate(len(taken))
+    game_log.truncate(both)
+    for entry in taken[both:]:
+        # The crash left out only this player's own entry, the last of its step in the
+        # step's order: the replay made it again and completed the step. It is written now.
+        game_log.append(entry)
 
 
 async def _spawn_bots(

@@ -49,6 +49,41 @@ def test_a_log_cut_inside_a_step_resumes_without_duplicates(step: str, tmp_path:
     assert read_log(path).entries == full[: first_reveal + 4]
 
 
+@pytest.mark.parametrize("step", ["remix", "remix_share", "remix_answer", "reveal"])
+def test_a_log_cut_just_before_the_own_entry_that_ends_a_step_resumes_whole(
+    step: str, tmp_path: Path
+) -> None:
+    """A crash after writing three of a step's four entries, the one left out the peer's own
+    and the last in the step's order: the replay makes it again, completing the step, and it
+    is written to the file, which goes on whole (such a log was refused as "does not replay":
+    a peer killed there could never come back)."""
+    table = Table(Rules(players=4, target=10), seed=4)
+    table.run()
+    full = table.protos[0].entries
+    first = [decode_frame(e).envelope.step for e in full].index(step)
+    last = decode_frame(full[first + 3]).envelope.sender  # the player whose entry ends the step
+    path = tmp_path / "p.log"
+    log = GameLog.open(path)
+    for entry in full[: first + 3]:
+        log.append(entry)
+    proto = GameProtocol(
+        GAME_ID,
+        table.ids[0].public_key,
+        table.ids[last],
+        bytes([last + 9]) * 32,
+        table.protos[last].choices,
+        min_proof_rounds=TEST_PROOF_ROUNDS,
+    )
+    _replay_own_log(proto, log)
+    assert log.entries == full[: first + 4]
+    for entry in full[first + 4 :]:  # the peers catch it up to the end
+        proto.receive(decode_frame(entry))
+    for entry in proto.drain()[1]:
+        log.append(entry)
+    log.close()
+    assert read_log(path).entries == full
+
+
 def test_a_game_resumes_only_into_a_fresh_protocol() -> None:
     table = Table(Rules(players=4, target=10), seed=4)
     table.run()
