@@ -614,20 +614,25 @@ class GameProtocol:
     def resume(self, entries: Iterable[bytes]) -> None:
         """Rebuild this peer's state from its own log, before anything else.
 
-        What the replay re-derives is already on disk, so it is not given out again, except
-        this player's own message in the step left incomplete: it is sent again, since a crash
-        may have come before it left. The events left to show say where the game stands: who
-        sits where, and this seat's hand now.
+        What the replay re-derives from ``entries`` is already on disk, so it is not given
+        out again, except this player's own message in the step left incomplete: it is sent
+        again, since a crash may have come before it left. An entry past ``entries`` (that
+        message, when it was the last the step lacked) is still to be written:
+        ``take_entries`` gives it. The events left to show say where the game stands: who sits
+        where, and this seat's hand now.
         """
         if self._s.count or self._s.outbox:
             raise ProtocolError("a game resumes into a fresh protocol only")
+        given = 0
         for raw in entries:
+            given += 1
             try:
                 self.receive(decode_frame(raw))
             except WireError:
                 continue
         pending = {m.raw for m in self._s.step.got.values()}
         out, _, events = self.drain()
+        self._s.kept = min(self._s.count, given)
         # A rejoin is no step's part: sent again while its ``welcome`` is under way.
         step = self._s.step
         pending |= {m.raw for m in out if (m.envelope.kind, m.envelope.prev) == (REJOIN, step.prev)}

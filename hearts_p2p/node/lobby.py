@@ -344,7 +344,7 @@ async def join_lobby(
     can point the others elsewhere (the host does not take the connection's source address).
     ``host_key`` is the key the table was announced with: the handshake refuses anyone else.
     """
-    welcomed: Welcome | None = None
+    seated = False
     for rejoin in range(MAX_REJOINS + 1):
         if rejoin:
             await trio.sleep(REJOIN_PAUSE)
@@ -357,9 +357,9 @@ async def join_lobby(
             try:
                 await conn.send(_sign(identity, conn, request))
                 welcome = _welcome(await _receive_signed(conn), conn.peer_key)
-                if welcomed is None and on_welcome is not None:
+                if not seated and on_welcome is not None:
                     await on_welcome(welcome)
-                welcomed = welcome
+                seated = True
                 while True:
                     msg = await _receive_signed(conn)
                     if not (isinstance(msg, dict) and msg.get("t") == "check"):
@@ -368,7 +368,7 @@ async def join_lobby(
             except (TransportError, WireError) as e:
                 # Seated, then let go before the start: on a lossy link the host's last check
                 # can miss this joiner's answer, and frees the seat. It is free: take it again.
-                if welcomed is None or rejoin == MAX_REJOINS:
+                if not seated or rejoin == MAX_REJOINS:
                     raise LobbyError(f"the host closed the lobby: {e}") from None
                 log.info("lobby: the host let this seat go before the start (%s); joining again", e)
                 continue

@@ -511,15 +511,12 @@ def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
     """
     written = game_log.entries
     proto.resume(written)
-    taken = proto.entries
-    both = min(len(written), len(taken))
-    if written[:both] != taken[:both]:
+    kept = proto.log_kept
+    if written[:kept] != proto.entries[:kept]:
         raise SessionError(f"{game_log.path} does not replay: it cannot be resumed")
-    game_log.truncate(both)
-    for entry in taken[both:]:
-        # The crash left out only this player's own entry, the last of its step in the
-        # step's order: the replay made it again and completed the step. It is written now.
-        game_log.append(entry)
+    game_log.truncate(kept)
+    for entry in proto.take_entries():  # the own entry that completed a step, if the crash
+        game_log.append(entry)  # left out only that one
 
 
 async def _spawn_bots(
