@@ -186,10 +186,11 @@ Rewrite = Callable[[bool, int, bytes], bytes | None]
 
 @contextlib.asynccontextmanager
 async def open_relay(
-    target: int, rewrite: Rewrite, source: str | None = None
+    target: int | Callable[[], int], rewrite: Rewrite, source: str | None = None
 ) -> AsyncIterator[int]:
     """A man in the middle: passes the handshake through, then rewrites lobby frames; it
-    reaches the host from ``source``, if given."""
+    reaches the host (at the port ``target`` gives for each connection) from ``source``, if
+    given."""
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
 
     async def pump(src: FramedStream, dst: FramedStream, to_host: bool) -> None:
@@ -204,7 +205,8 @@ async def open_relay(
         await dst.aclose()
 
     async def serve(joiner_side: trio.SocketStream) -> None:
-        host_side = await trio.open_tcp_stream("127.0.0.1", target, local_address=source)
+        port = target() if callable(target) else target
+        host_side = await trio.open_tcp_stream("127.0.0.1", port, local_address=source)
         a, b = FramedStream(joiner_side), FramedStream(host_side)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(pump, a, b, True)
@@ -409,6 +411,45 @@ async def test_a_joiner_the_last_check_never_reaches_takes_its_seat_again(
     assert JOINERS[0].public_key in [m.public_key for m in welcome.roster]
     assert len(seated) == 1  # "seated" is said once
     assert len(checks) >= 2
+
+
+async def test_a_joiner_let_go_is_not_led_by_a_relay_to_another_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mallory relays a joiner that came by address (no announced key), loses its last check
+    so the host lets it go, and sends its rejoin to a lobby of her own. The rejoin expects the
+    key of the host it sat with: the handshake refuses her, and the joiner sits nowhere."""
+    monkeypatch.setattr(lobby, "CHECK_TIMEOUT", 0.5)
+    monkeypatch.setattr(lobby, "REJOIN_PATIENCE", 1.0)
+    mallory = Identity.from_seed(b"m" * 32)
+    connections: list[int] = []
+
+    def lose_checks(to_host: bool, n: int, frame: bytes) -> bytes | None:
+        return None if not to_host and unpack(frame[:-64]).get("t") == "check" else frame
+
+    changes: list[SeatChange] = []
+    decoy = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+
+    def route() -> int:
+        connections.append(len(connections))
+        return table.port if len(connections) == 1 else decoy.socket.getsockname()[1]
+
+    with trio.fail_after(20):
+        async with open_table(2) as table, trio.open_nursery() as nursery:
+            nursery.start_soon(
+                host_lobby, decoy, mallory, GAME, "t", {}, 2, lambda _, __, c: changes.append(c)
+            )
+            nursery.start_soon(join, table, 1)
+            async with open_relay(route, lose_checks) as relay:
+                with pytest.raises(LobbyError) as info:
+                    await join(table, 0, port=relay)
+            nursery.cancel_scope.cancel()
+    assert len(connections) >= 2  # it did try to sit again, through Mallory
+    assert changes == []  # never seated at her table
+    assert str(info.value).startswith("cannot reach the table at 127.0.0.1")
+    assert [name for change, name, _ in table.changes if change is SeatChange.JOINED].count(
+        "p0"
+    ) == 1
 
 
 async def test_a_joiner_whose_host_is_gone_says_so_soon(monkeypatch: pytest.MonkeyPatch) -> None:
