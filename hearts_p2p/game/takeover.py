@@ -158,11 +158,16 @@ def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evi
 
 def decide(s: GameState, r: Round) -> None:
     """Once every survivor has voted, the round is decided by the votes alone: the seat's own
-    peer, back, holds its part but may not count it unless a vote carried it."""
+    peer, back, holds its part but may not count it unless a vote carried it.
+
+    Only a step that waits on the seat takes it over, even when a vote shows its signed leave:
+    a step that does not wait on it completes as soon as its parts are in, at some peers before
+    the last vote and at others after it, and those would log the round where the first did
+    not. A step that waits on the seat completes nowhere until the round is decided."""
     if r.state is RoundState.VOTING and set(survivors(s, r.about)) <= set(r.votes):
         step = s.step
         absent = r.about in step.senders and not r.carried and not (step.any_one and step.complete)
-        r.state = RoundState.RECOVERING if r.left or absent else RoundState.PRESENT
+        r.state = RoundState.RECOVERING if absent else RoundState.PRESENT
 
 
 def take_share(s: GameState, msg: SignedMessage) -> TableSeat | None:

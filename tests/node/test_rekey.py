@@ -325,9 +325,11 @@ def test_a_player_who_leaves_during_the_rekey_leaves_every_key_as_it_was(tmp_pat
 
 
 def test_a_player_who_leaves_after_its_seats_message_gets_boxes_anyone_opens() -> None:
-    """Player 3 sends its ``seats`` message (with a fresh key) and then leaves, and is taken
-    over before the step completes: it is the table's, so the fresh escrows' boxes to it are
-    sealed to its recovered key, which every peer opens if another seat leaves later."""
+    """Player 3 sends its ``seats`` message (with a fresh key) and then leaves: its part is in,
+    so the ``seats`` step completes without it, and the next step, which waits on it, takes it
+    over (6.12). It is the table's, so the fresh escrows' boxes to it are sealed to its
+    recovered key, which every peer opens if another seat leaves later; player 2, coming back
+    in that hand's steps, takes its seat back at the next hand's."""
     table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
     held: list[SignedMessage] = []
 
@@ -356,7 +358,7 @@ def test_a_player_who_leaves_after_its_seats_message_gets_boxes_anyone_opens() -
     for p in stayed:
         assert p.status is Status.FINISHED and p.table_seats == {3}, (p.step, p.abort)
     assert len({tuple(p.entries) for p in stayed}) == 1
-    assert [e.hand for e in events_of(table, SeatReclaimed)] == [3]  # type: ignore[attr-defined]
+    assert [e.hand for e in events_of(table, SeatReclaimed)] == [4]  # type: ignore[attr-defined]
     s = table.protos[0]._s
     gone = pass_key(s.table[3].secret)
     for sender in (0, 1, 2):

@@ -170,6 +170,75 @@ def test_a_player_who_quits_is_taken_over_at_once_and_recorded_as_left(tmp_path:
     assert [t.ending for t in report.takeovers] == ["left"]  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_leave_in_a_step_that_does_not_wait_on_the_leaver_is_logged_alike_by_all(
+    seed: int,
+) -> None:
+    """Player 1 leaves while another player, X, owes the step, and every survivor votes in that
+    step before X plays. X then plays, completing the step at once, before the others' escrow
+    shares reach it; survivor B gets every share before X's part. All three log the same: the
+    step does not wait on the leaver, so its round takes nothing over, and the first step that
+    waits on player 1 does. (A leave once decided a round in any step: B took the seat over
+    mid-step, X after the step, and the two never agreed on a step again.)"""
+    table = Table(ONE_HAND, seed=seed)
+    protos = table.protos
+    owed: list[tuple[int, str]] = []  # X, and the step it owes when player 1 leaves
+    phase = [0]  # 1: player 1 left, X waits; 2: X played; 3: X's part let through to B
+    shares: dict[int, list[SignedMessage]] = {0: [], 2: [], 3: []}
+    part_for_b: list[SignedMessage] = []
+
+    def roles() -> tuple[int, int]:
+        x = owed[0][0]
+        return x, min(i for i in (0, 2, 3) if i != x)
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        step = p.step
+        if phase[0] == 0 and player != 1 and step.name.startswith("play.") and (
+            int(step.name[5:]) >= 9 and p.choice_needed() is not None
+        ):  # fmt: skip
+            owed.append((player, step.name))
+            protos[1].quit("p1")
+            phase[0] = 1
+            return True  # X waits: the leave and every vote go round first
+        if phase[0] == 1 and player == owed[0][0]:
+            phase[0] = 2
+            for i, held in shares.items():
+                table.queue += [(i, m) for m in held]
+                held.clear()
+            return False  # X plays now, before the shares it is sent are delivered
+        if phase[0] == 2 and part_for_b:
+            phase[0] = 3
+            table.queue += [(roles()[1], m) for m in part_for_b]
+            part_for_b.clear()
+            return True
+        return False
+
+    def holding(i: int) -> None:
+        take = protos[i].receive
+
+        def receive(m: SignedMessage, **kw: bool) -> None:
+            if phase[0] == 1 and m.envelope.kind == "recover":
+                shares[i].append(m)
+                return
+            part = bool(owed) and (m.envelope.sender, m.envelope.step) == owed[0]
+            if phase[0] == 2 and i == roles()[1] and part:
+                part_for_b.append(m)  # B gets X's part once nothing else is left to deliver
+                return
+            take(m, **kw)
+
+        protos[i].receive = receive  # type: ignore[method-assign]
+
+    for i in (0, 2, 3):
+        holding(i)
+    table.choose = choose
+    table.run()
+    assert phase[0] == 3, phase
+    alive = [protos[i] for i in (0, 2, 3)]
+    assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
+    assert all(p.table_seats == {1} for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
+
+
 def test_a_slow_seat_that_answers_a_vote_keeps_its_seat() -> None:
     """A survivor's clock runs out on a seat whose part another survivor holds: that survivor
     answers the vote with it, the round changes nothing and no seat is taken over."""
