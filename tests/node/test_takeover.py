@@ -78,6 +78,7 @@ def audit(tmp_path: Path, entries: list[bytes]) -> object:
 
 
 ONE_HAND = Rules(target=1)
+ONE_HAND_PLUS = Rules(target=40)  # a few hands
 HAND_ONE = [
     "shuffle.0", "shuffle.2", "shuffle.3", "echo_shuffle", "lock.1", "lock.3", "echo_lock",
     "deal", "dealt", "pass_commit", "pass_reveal", "passed", "remix", "remix_share", "remix_answer",
@@ -236,6 +237,75 @@ def test_a_leave_in_a_step_that_does_not_wait_on_the_leaver_is_logged_alike_by_a
     alive = [protos[i] for i in (0, 2, 3)]
     assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
     assert all(p.table_seats == {1} for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_seat_gone_at_a_first_lead_is_taken_over_alike_whatever_the_holder_s_timing(
+    seed: int,
+) -> None:
+    """Player 3 is gone when hand 2's first lead begins; the holder of the lead card, X, is slow
+    to lead it, and every survivor's clock runs out on player 3 meanwhile, X's too. The others
+    do not know who holds the card, so the step awaits player 3 there and their round would take
+    it over; X knows its own lead makes the step, so at X the round changes nothing and X shows
+    no share. No peer recovers the seat in that step, then, though survivor B gets every share
+    that is sent before X's lead: a round decided there at some peers and not at others would
+    split the table."""
+    table = DyingTable(ONE_HAND_PLUS, dead=3, hand=2, step="play.0", seed=seed)
+    protos = table.protos
+    holder: list[int] = []
+    phase = [0]  # 1: the clocks ran out, X waits; 2: X led; 3: X's lead let through to B
+    shares: dict[int, list[SignedMessage]] = {0: [], 1: [], 2: []}
+    lead_for_b: list[SignedMessage] = []
+
+    def b() -> int:
+        return min(i for i in (0, 1, 2) if i != holder[0])
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        step = p.step
+        first_lead = step.hand == 2 and step.name == "play.0"
+        if phase[0] == 0 and first_lead and player != 3 and p.choice_needed() is not None:
+            holder.append(player)
+            phase[0] = 1
+            for i in (0, 1, 2):
+                protos[i].give_up_on(3, TIMEOUT)  # X too: its clock runs while it thinks
+            return True
+        if phase[0] == 1 and player == holder[0]:
+            phase[0] = 2
+            for i, held in shares.items():
+                table.queue += [(i, m) for m in held]
+                held.clear()
+            return False  # X leads now, before the shares it is sent are delivered
+        if phase[0] == 2 and lead_for_b:
+            phase[0] = 3
+            table.queue += [(b(), m) for m in lead_for_b]
+            lead_for_b.clear()
+            return True
+        return False
+
+    def holding(i: int) -> None:
+        take = protos[i].receive
+
+        def receive(m: SignedMessage, **kw: bool) -> None:
+            if phase[0] == 1 and m.envelope.kind == "recover":
+                shares[i].append(m)
+                return
+            lead = bool(holder) and (m.envelope.sender, m.envelope.step) == (holder[0], "play.0")
+            if phase[0] == 2 and i == b() and lead and m.envelope.hand == 2:
+                lead_for_b.append(m)  # B gets X's lead once nothing else is left to deliver
+                return
+            take(m, **kw)
+
+        protos[i].receive = receive  # type: ignore[method-assign]
+
+    for i in (0, 1, 2):
+        holding(i)
+    table.choose = choose
+    table.play()
+    assert phase[0] == 3, phase
+    alive = survivors(table)
+    assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
+    assert all(p.table_seats == {3} for p in alive)
     assert len({tuple(p.entries) for p in alive}) == 1
 
 
