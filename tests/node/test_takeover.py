@@ -4,12 +4,13 @@ survivor's log byte for byte the same, valid in the audit, naming no one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from hearts_p2p.audit import audit_log
-from hearts_p2p.game import GameProtocol, Status, Termination
+from hearts_p2p.game import GameProtocol, LocalTable, Status, StepKind, Termination
 from hearts_p2p.log import GameLog
 from hearts_p2p.rules import GameKind, Rules
 from hearts_p2p.wire import SignedMessage
@@ -150,7 +151,9 @@ def test_takeover_in_a_longer_game_covers_later_hands(
     assert again.table_seats == {dead}
 
 
-def test_a_player_who_quits_is_taken_over_at_once_and_recorded_as_left(tmp_path: Path) -> None:
+def test_a_player_who_quits_is_taken_over_without_a_clock_and_recorded_as_left(
+    tmp_path: Path,
+) -> None:
     table = Table(ONE_HAND, seed=5)
 
     def choose(player: int, p: GameProtocol) -> bool:
@@ -171,70 +174,87 @@ def test_a_player_who_quits_is_taken_over_at_once_and_recorded_as_left(tmp_path:
     assert [t.ending for t in report.takeovers] == ["left"]  # type: ignore[attr-defined]
 
 
+class StepRace:
+    """The race between a takeover round and the step it is voted in. Once ``start`` says the
+    trouble begins at player X's move, X waits while every vote goes round and every escrow share
+    is held back; then X makes its part, the shares are let go (so X completes the step before
+    any share reaches it), and survivor B, the lowest other survivor, gets X's part only once
+    nothing else is left to deliver: after every share. A round decided in that step would then
+    be logged by B and not by X."""
+
+    def __init__(
+        self, table: LocalTable, alive: tuple[int, ...], start: Callable[[int, GameProtocol], bool]
+    ) -> None:
+        self.table, self.alive, self.start = table, alive, start
+        self.x: tuple[int, str, int] | None = None  # X, the step it owes, and its hand
+        self.phase = 0  # 1: the trouble began, X waits; 2: X moved; 3: X's part let through
+        self.shares: dict[int, list[SignedMessage]] = {i: [] for i in alive}
+        self.for_b: list[SignedMessage] = []
+        for i in alive:
+            self._hold(i)
+        table.choose = self._choose
+
+    @property
+    def b(self) -> int:
+        assert self.x is not None
+        return min(i for i in self.alive if i != self.x[0])
+
+    def _choose(self, player: int, p: GameProtocol) -> bool:
+        waits = self.phase == 0 and player in self.alive and p.choice_needed() is not None
+        if waits and self.start(player, p):
+            self.x = (player, p.step.name, p.step.hand)
+            self.phase = 1
+            return True  # X waits: the trouble and every vote go round first
+        if self.phase == 1 and self.x is not None and player == self.x[0]:
+            self.phase = 2
+            for i, held in self.shares.items():
+                self.table.queue += [(i, m) for m in held]
+                held.clear()
+            return False  # X moves now, before the shares it is sent are delivered
+        if self.phase == 2 and self.for_b:
+            self.phase = 3
+            self.table.queue += [(self.b, m) for m in self.for_b]
+            self.for_b.clear()
+            return True
+        return False
+
+    def _hold(self, i: int) -> None:
+        take = self.table.protos[i].receive
+
+        def receive(m: SignedMessage, **kw: bool) -> None:
+            env = m.envelope
+            if self.phase == 1 and env.kind == "recover":
+                self.shares[i].append(m)
+                return
+            if self.phase == 2 and i == self.b and (env.sender, env.step, env.hand) == self.x:
+                self.for_b.append(m)
+                return
+            take(m, **kw)
+
+        self.table.protos[i].receive = receive  # type: ignore[method-assign]
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_leave_in_a_step_that_does_not_wait_on_the_leaver_is_logged_alike_by_all(
     seed: int,
 ) -> None:
     """Player 1 leaves while another player, X, owes the step, and every survivor votes in that
-    step before X plays. X then plays, completing the step at once, before the others' escrow
-    shares reach it; survivor B gets every share before X's part. All three log the same: the
-    step does not wait on the leaver, so its round takes nothing over, and the first step that
-    waits on player 1 does. (A leave once decided a round in any step: B took the seat over
-    mid-step, X after the step, and the two never agreed on a step again.)"""
+    step before X plays; then the race (``StepRace``). All three log the same: the step does not
+    wait on the leaver, so its round takes nothing over, and the first step that waits on
+    player 1 does. (A leave once decided a round in any step: B took the seat over mid-step, X
+    after the step, and the two never agreed on a step again.)"""
     table = Table(ONE_HAND, seed=seed)
-    protos = table.protos
-    owed: list[tuple[int, str]] = []  # X, and the step it owes when player 1 leaves
-    phase = [0]  # 1: player 1 left, X waits; 2: X played; 3: X's part let through to B
-    shares: dict[int, list[SignedMessage]] = {0: [], 2: [], 3: []}
-    part_for_b: list[SignedMessage] = []
 
-    def roles() -> tuple[int, int]:
-        x = owed[0][0]
-        return x, min(i for i in (0, 2, 3) if i != x)
+    def leave(player: int, p: GameProtocol) -> bool:
+        if p.step.kind is not StepKind.OPEN or int(p.step.name[5:]) < 9:
+            return False
+        table.protos[1].quit("p1")
+        return True
 
-    def choose(player: int, p: GameProtocol) -> bool:
-        step = p.step
-        if phase[0] == 0 and player != 1 and step.name.startswith("play.") and (
-            int(step.name[5:]) >= 9 and p.choice_needed() is not None
-        ):  # fmt: skip
-            owed.append((player, step.name))
-            protos[1].quit("p1")
-            phase[0] = 1
-            return True  # X waits: the leave and every vote go round first
-        if phase[0] == 1 and player == owed[0][0]:
-            phase[0] = 2
-            for i, held in shares.items():
-                table.queue += [(i, m) for m in held]
-                held.clear()
-            return False  # X plays now, before the shares it is sent are delivered
-        if phase[0] == 2 and part_for_b:
-            phase[0] = 3
-            table.queue += [(roles()[1], m) for m in part_for_b]
-            part_for_b.clear()
-            return True
-        return False
-
-    def holding(i: int) -> None:
-        take = protos[i].receive
-
-        def receive(m: SignedMessage, **kw: bool) -> None:
-            if phase[0] == 1 and m.envelope.kind == "recover":
-                shares[i].append(m)
-                return
-            part = bool(owed) and (m.envelope.sender, m.envelope.step) == owed[0]
-            if phase[0] == 2 and i == roles()[1] and part:
-                part_for_b.append(m)  # B gets X's part once nothing else is left to deliver
-                return
-            take(m, **kw)
-
-        protos[i].receive = receive  # type: ignore[method-assign]
-
-    for i in (0, 2, 3):
-        holding(i)
-    table.choose = choose
+    race = StepRace(table, (0, 2, 3), leave)
     table.run()
-    assert phase[0] == 3, phase
-    alive = [protos[i] for i in (0, 2, 3)]
+    assert race.phase == 3, race.phase
+    alive = [table.protos[i] for i in (0, 2, 3)]
     assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
     assert all(p.table_seats == {1} for p in alive)
     assert len({tuple(p.entries) for p in alive}) == 1
@@ -245,64 +265,23 @@ def test_a_seat_gone_at_a_first_lead_is_taken_over_alike_whatever_the_holder_s_t
     seed: int,
 ) -> None:
     """Player 3 is gone when hand 2's first lead begins; the holder of the lead card, X, is slow
-    to lead it, and every survivor's clock runs out on player 3 meanwhile, X's too. The others
-    do not know who holds the card, so the step awaits player 3 there and their round would take
-    it over; X knows its own lead makes the step, so at X the round changes nothing and X shows
-    no share. No peer recovers the seat in that step, then, though survivor B gets every share
-    that is sent before X's lead: a round decided there at some peers and not at others would
-    split the table."""
+    to lead it, and every survivor's clock runs out on player 3 meanwhile, X's too; then the race
+    (``StepRace``). The others do not know who holds the card, so the step awaits player 3 there
+    and their round would take it over; X knows its own lead makes the step, so at X the round
+    changes nothing and X shows no share. No peer recovers the seat in that step, then, and the
+    survivors' logs agree."""
     table = DyingTable(ONE_HAND_PLUS, dead=3, hand=2, step="play.0", seed=seed)
-    protos = table.protos
-    holder: list[int] = []
-    phase = [0]  # 1: the clocks ran out, X waits; 2: X led; 3: X's lead let through to B
-    shares: dict[int, list[SignedMessage]] = {0: [], 1: [], 2: []}
-    lead_for_b: list[SignedMessage] = []
 
-    def b() -> int:
-        return min(i for i in (0, 1, 2) if i != holder[0])
+    def clocks(player: int, p: GameProtocol) -> bool:
+        if (p.step.hand, p.step.name) != (2, "play.0"):
+            return False
+        for i in (0, 1, 2):
+            table.protos[i].give_up_on(3, TIMEOUT)  # X too: its clock runs while it thinks
+        return True
 
-    def choose(player: int, p: GameProtocol) -> bool:
-        step = p.step
-        first_lead = step.hand == 2 and step.name == "play.0"
-        if phase[0] == 0 and first_lead and player != 3 and p.choice_needed() is not None:
-            holder.append(player)
-            phase[0] = 1
-            for i in (0, 1, 2):
-                protos[i].give_up_on(3, TIMEOUT)  # X too: its clock runs while it thinks
-            return True
-        if phase[0] == 1 and player == holder[0]:
-            phase[0] = 2
-            for i, held in shares.items():
-                table.queue += [(i, m) for m in held]
-                held.clear()
-            return False  # X leads now, before the shares it is sent are delivered
-        if phase[0] == 2 and lead_for_b:
-            phase[0] = 3
-            table.queue += [(b(), m) for m in lead_for_b]
-            lead_for_b.clear()
-            return True
-        return False
-
-    def holding(i: int) -> None:
-        take = protos[i].receive
-
-        def receive(m: SignedMessage, **kw: bool) -> None:
-            if phase[0] == 1 and m.envelope.kind == "recover":
-                shares[i].append(m)
-                return
-            lead = bool(holder) and (m.envelope.sender, m.envelope.step) == (holder[0], "play.0")
-            if phase[0] == 2 and i == b() and lead and m.envelope.hand == 2:
-                lead_for_b.append(m)  # B gets X's lead once nothing else is left to deliver
-                return
-            take(m, **kw)
-
-        protos[i].receive = receive  # type: ignore[method-assign]
-
-    for i in (0, 1, 2):
-        holding(i)
-    table.choose = choose
+    race = StepRace(table, (0, 1, 2), clocks)
     table.play()
-    assert phase[0] == 3, phase
+    assert race.phase == 3, race.phase
     alive = survivors(table)
     assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
     assert all(p.table_seats == {3} for p in alive)
