@@ -162,8 +162,8 @@ def decide(s: GameState, r: Round) -> None:
 
     Only a step that waits on the seat takes it over, even when a vote shows its signed leave:
     a step that does not wait on it completes as soon as its parts are in, at some peers before
-    the last vote and at others after it, and those would log the round where the first did
-    not. A step that waits on the seat completes nowhere until the round is decided."""
+    the round's last share and at others after it, and the latter would log a round the former
+    dropped. A step that waits on the seat completes nowhere until the round is decided."""
     if r.state is RoundState.VOTING and set(survivors(s, r.about)) <= set(r.votes):
         step = s.step
         absent = r.about in step.senders and not r.carried and not (step.any_one and step.complete)

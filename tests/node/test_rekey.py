@@ -329,7 +329,7 @@ def test_a_player_who_leaves_after_its_seats_message_gets_boxes_anyone_opens() -
     so the ``seats`` step completes without it, and the next step, which waits on it, takes it
     over (6.12). It is the table's, so the fresh escrows' boxes to it are sealed to its
     recovered key, which every peer opens if another seat leaves later; player 2, coming back
-    in that hand's steps, takes its seat back at the next hand's."""
+    in that hand's steps, takes its seat back a hand later."""
     table = ComebackTable(dead=2, hand=1, step="play.9", rerun=2)
     held: list[SignedMessage] = []
 

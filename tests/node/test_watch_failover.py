@@ -66,7 +66,7 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
     result = results[0]
     assert result.complete and result.report.valid, result.report.problems
     assert result.report.status.value == "finished" and result.feed_problems == 0, (
-        [type(e).__name__ for e in shown if type(e).__name__ not in ("TrickDone",)],
+        [type(e).__name__ for e in shown if not isinstance(e, TrickDone)],
         result.report.abort,
         result.report.problems,
     )
