@@ -344,6 +344,8 @@ async def join_lobby(
     can point the others elsewhere (the host does not take the connection's source address).
     ``host_key`` is the key the table was announced with: the handshake refuses anyone else.
     """
+    request = {"t": "join", "v": LOBBY_VERSION, "name": name, "dh": dh, "bot": bot,
+               "host": listen_at[0], "port": listen_at[1]}  # fmt: skip
     seated = False
     for rejoin in range(MAX_REJOINS + 1):
         if rejoin:
@@ -352,8 +354,6 @@ async def join_lobby(
         conn = await _reach(host, port, identity, host_key, patience)
         host_key = conn.peer_key  # joining again must reach the same host
         async with conn:
-            request = {"t": "join", "v": LOBBY_VERSION, "name": name, "dh": dh, "bot": bot,
-                       "host": listen_at[0], "port": listen_at[1]}  # fmt: skip
             try:
                 await conn.send(_sign(identity, conn, request))
                 welcome = _welcome(await _receive_signed(conn), conn.peer_key)
