@@ -75,6 +75,7 @@ from .rollcall import (
     may_sign,
     no_lead,
     nobody_made,
+    roll_call_step,
     said,
     sign_nolead,
     take_nolead,
@@ -90,6 +91,7 @@ from .takeover import (
     VOTE,
     able,
     decide,
+    muted_part,
     survivors,
     table_body,
     take_share,
@@ -718,14 +720,7 @@ class GameProtocol:
             s.frames.add(msg.raw)
             self._takeover(msg)
             return
-        r = s.round
-        if (
-            r is not None
-            and r.about == env.sender
-            and r.prev == env.prev
-            and s.me in r.votes
-            and not self._evidence
-        ):
+        if muted_part(s, msg) and not self._evidence:
             self._dropped += 1  # after voting, the seat's part counts only as a vote's evidence
             return
         if (env.sender, env.seq) in self._seen or s.logged(env.sender, env.seq) is not None:
@@ -890,6 +885,9 @@ class GameProtocol:
                 s.frames.add(msg.raw)
                 raise CheatError(env.sender, ONE_STEP, pair(other, msg))
         if env.sender in s.table or early(s, msg):
+            return
+        if muted_part(s, msg) and not self._evidence:
+            self._dropped += 1  # the round's seat's word, after voting: only as evidence
             return
         if not take_nolead(s, msg):
             self._dropped += 1
@@ -1075,15 +1073,31 @@ class GameProtocol:
             frame = decode_frame(raw)
         except WireError:
             return Evidence.NOTHING
-        if frame.envelope.sender != about:
-            return Evidence.NOTHING
-        if frame.envelope.kind in TAKEOVER_KINDS:
+        env = frame.envelope
+        if env.sender != about:
+            return self._lead_evidence(frame)
+        if env.kind in TAKEOVER_KINDS:
             return self._round_evidence(frame, about)
         self._take_as_evidence(frame)
-        if frame.envelope.kind == "abort":
+        if env.kind == "abort":
             return Evidence.LEFT if s.left.get(about) == frame.raw else Evidence.NOTHING
+        if env.kind == NOLEAD:
+            told = said(s).get(about)
+            return Evidence.PART if told is not None and told.raw == frame.raw else Evidence.NOTHING
         part = s.step.got.get(about)
         return Evidence.PART if part is not None and part.raw == frame.raw else Evidence.NOTHING
+
+    def _lead_evidence(self, frame: SignedMessage) -> Evidence:
+        """Another player's part of a roll call (its lead), carried by a vote about a seat gone
+        there: the peer that took it answered with it, since voters take it no other way. It
+        completes the step (a PART), or is nothing."""
+        s, env = self._s, frame.envelope
+        if env.prev != s.step.prev or env.step != s.step.name or not awaits_holder(s):
+            return Evidence.NOTHING
+        self._take_as_evidence(frame)
+        got = s.step.got.get(env.sender)
+        done = s.step.prev != env.prev or (got is not None and got.raw == frame.raw)
+        return Evidence.PART if done else Evidence.NOTHING
 
     def _takeover(self, msg: SignedMessage) -> None:
         s, env = self._s, msg.envelope
@@ -1105,8 +1119,7 @@ class GameProtocol:
             if self._redeal():
                 return
         elif take_share(s, msg) is not None:
-            self._play_table()
-            self._send_own()
+            self._seated()
             return
         r = s.round
         if r is None or r.prev != s.step.prev or s.status is not Status.RUNNING:
@@ -1120,18 +1133,23 @@ class GameProtocol:
             early, r.early = r.early, []
             for share in early:  # shown before this peer decided the round
                 if take_share(s, share) is not None:
-                    self._play_table()
-                    self._send_own()
+                    self._seated()
                     return
             self._share(r.about)
         elif (
             r.state is RoundState.VOTING
             and s.me not in r.votes
             and self._may_vote(r.about)
-            and (s.step.has(r.about) or r.about in s.left or (r.others and owed(s, r.about)))
+            and (
+                s.step.has(r.about)
+                or r.about in s.left
+                or r.about in said(s)
+                or (r.others and owed(s, r.about))
+            )
         ):
-            # It holds the seat's part, or its leave: it answers at once, with them; with the
-            # part, as a defence, which its own clock may still turn into an accusation.
+            # It holds the seat's part (at a roll call, its nolead), or its leave: it answers at
+            # once, with them; with the part, as a defence, which its own clock may still turn
+            # into an accusation.
             self._vote(r.about, "left" if r.about in s.left else HERE)
         if s is not self._s:
             return  # it followed: its state was rebuilt
@@ -1142,6 +1160,18 @@ class GameProtocol:
                 # It holds what the second seat owes, or its leave: it answers at once.
                 self._vote_other(other, "left" if other in s.left else HERE)
         self._send_own()  # a part held back while a void could come (void.holding)
+
+    def _seated(self) -> None:
+        """A seat has just been taken over: the table makes its part of the step, and this
+        peer its own. At a roll call the seat was awaited until now: if every other player has
+        said the card is not its, one lied, and the step completes with those ``nolead``s."""
+        s = self._s
+        self._play_table()
+        if s.status is Status.RUNNING and everyone_said(s):
+            complete(s, s.step)
+            self._commit(s.step)
+            return
+        self._send_own()
 
     def _redeal(self) -> bool:
         """Open the seats whose secrets the votes say are lost, void the hand and deal the next
@@ -1216,7 +1246,7 @@ class GameProtocol:
         s = self._s
         if s.me is None or not isinstance(about, int) or about == s.me or prev in s.voted:
             return
-        raw = s.part(prev, about)
+        raw = s.part(prev, about) or self._roll_call_part(prev)
         if raw is None or s.me in s.table:
             return
         s.voted.add(prev)
@@ -1224,6 +1254,16 @@ class GameProtocol:
         msg = s.sign(VOTE, VOTE, body, prev)
         s.frames.add(msg.raw)
         s.outbox.append(msg)
+
+    def _roll_call_part(self, prev: bytes) -> bytes | None:
+        """The part that completed the roll call at ``prev`` (its lead, or its fourth
+        exposure), whoever made it: voters there took it only as a vote's evidence."""
+        s = self._s
+        for player in s.everyone():
+            raw = s.part(prev, player)
+            if raw is not None and roll_call_step(s, decode_frame(raw).envelope.step):
+                return raw
+        return None
 
     def _follow(self, prev: bytes, votes: list[SignedMessage]) -> None:
         """The others voted this seat out in the step at ``prev``. It may hold its own part of

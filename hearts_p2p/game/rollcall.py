@@ -49,6 +49,7 @@ __all__ = [
     "may_sign",
     "no_lead",
     "nobody_made",
+    "roll_call_step",
     "said",
     "sign_nolead",
     "stop_reason",
@@ -78,6 +79,17 @@ def awaits_holder(s: GameState) -> bool:
     if step.kind is not StepKind.OPEN or hand.tricks or hand.trick:
         return False
     return step.any_one or bool(s.game.rules.deck_mask >> CLUB_2 & 1)
+
+
+def roll_call_step(s: GameState, name: str) -> bool:
+    """Whether a step named ``name`` of the current game is one the roll call runs at: a hand's
+    first play where 2♣ leads it (4 players), or Gong Zhu's fourth exposure. Known from the
+    name and the rules alone, so a peer can tell it of a step it completed."""
+    if s.game is None:
+        return False
+    if name == str(StepId(StepKind.EXPOSE_FOURTH)):
+        return True
+    return name == str(StepId(StepKind.OPEN, 0)) and bool(s.game.rules.deck_mask >> CLUB_2 & 1)
 
 
 def _card(s: GameState) -> int:

@@ -4,10 +4,11 @@ Two rounds, both inside the step the seat holds up, and neither using up a seque
 1. ``takeover`` votes. A survivor votes when it has itself seen the seat go (its leave came,
    or its own clock ran out on it); a survivor that holds the seat's part of the step answers
    at once with that part as evidence. When every survivor has voted, the round is decided by
-   the votes alone, which every peer holds alike: the seat is taken over if one vote carries its
-   signed leave, or if its part of the step is still missing; otherwise it changed nothing.
-   After voting, a peer takes the seat's part of that step only as a vote's evidence, so no peer
-   completes the step with a part the others decided without.
+   the votes alone, which every peer holds alike: the seat is taken over if the step waits on it
+   and no vote carried its part; otherwise it changed nothing (a signed leave lets everyone vote
+   at once, but takes over only in a step that waits on the seat). After voting, a peer takes
+   the seat's part of that step only as a vote's evidence, and at a roll call any player's, so
+   no peer completes the step with a part the others decided without.
 2. ``recover`` shares. Each survivor shows its escrow share of the seat's game secret (the
    shares of seats taken over earlier every peer opens itself). A share not matching its
    commitment is its sender's proven cheat. The secret the shares give must be the seat's: its
@@ -37,7 +38,7 @@ from .events import SeatTakenOver
 from .handflow import HandFlow
 from .keys import derive, pass_key, pass_public_key
 from .outcome import CheatError
-from .rollcall import stop_reason
+from .rollcall import awaits_holder, said, stop_reason
 from .state import MAX_REASON, GameState, Status
 from .steps import StepKind
 from .tablebot import table_moon, table_pass, table_play
@@ -52,6 +53,7 @@ __all__ = [
     "VOTE",
     "able",
     "decide",
+    "muted_part",
     "new_flow",
     "show_table",
     "survivors",
@@ -88,7 +90,7 @@ def survivors(s: GameState, about: int) -> list[int]:
 def vote_body(s: GameState, about: int, ending: str) -> dict[str, Any]:
     """This peer's vote: what it holds of the seat in this step goes with it."""
     evidence = [s.left[about]] if about in s.left else []
-    part = owed(s, about)
+    part = owed(s, about) or said(s).get(about)  # at a roll call, its nolead shows it there
     if part is not None:
         evidence.append(part.raw)
     return {"player": about, "ending": ending, "evidence": evidence}
@@ -163,11 +165,32 @@ def decide(s: GameState, r: Round) -> None:
     Only a step that waits on the seat takes it over, even when a vote shows its signed leave:
     a step that does not wait on it completes as soon as its parts are in, at some peers before
     the round's last share and at others after it, and the latter would log a round the former
-    dropped. A step that waits on the seat completes nowhere until the round is decided."""
+    dropped. A step that waits on the seat completes nowhere until the round is decided.
+
+    At a roll call (a first lead by 2♣'s unknown holder, Gong Zhu's fourth exposure) every
+    peer awaits the seat, the holder too, until a vote carries its ``nolead`` or the step's
+    part; and a voter takes no part of that step but as a vote's evidence (``muted_part``), so
+    the holder's lead cannot complete the step at one peer while another recovers the seat."""
     if r.state is RoundState.VOTING and set(survivors(s, r.about)) <= set(r.votes):
         step = s.step
-        absent = r.about in step.senders and not r.carried and not (step.any_one and step.complete)
-        r.state = RoundState.RECOVERING if absent else RoundState.PRESENT
+        expected = awaits_holder(s) or r.about in step.senders
+        r.state = RoundState.RECOVERING if expected and not r.carried else RoundState.PRESENT
+
+
+def muted_part(s: GameState, msg: SignedMessage) -> bool:
+    """Whether this peer takes ``msg``, a message of the current step, only as a vote's
+    evidence: it has voted in the step's open round, and ``msg`` is the round's seat's, or any
+    player's part of a roll call (its lead: a holder that voted could otherwise lead to one peer
+    and show its share to another, which would recover the seat mid-step while the first
+    completed the step)."""
+    r = s.round
+    env = msg.envelope
+    if r is None or r.prev != env.prev or s.me not in r.votes:
+        return False
+    if r.about == env.sender:
+        return True
+    rolls = r.prev == s.step.prev and awaits_holder(s) and r.state is not RoundState.PRESENT
+    return rolls and env.step == s.step.name
 
 
 def take_share(s: GameState, msg: SignedMessage) -> TableSeat | None:

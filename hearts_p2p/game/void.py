@@ -23,6 +23,7 @@ from .abort import pair
 from .escrow import open_entry
 from .keys import pass_key
 from .outcome import CheatError
+from .rollcall import awaits_holder
 from .state import GameState, Status
 from .tableseat import Evidence, Round, RoundState
 
@@ -257,13 +258,16 @@ def holding(s: GameState) -> bool:
     """Whether this peer holds back its own part of the step: it has voted in a round that may
     yet void the hand (a second seat voted on, or a seat whose escrow may need a lost one's
     share). The void resumes each voter's numbers at its votes', so a part signed after them
-    would share a number with its next message."""
+    would share a number with its next message. At a roll call, a voter's lead would count only
+    as evidence until the round is decided: it waits for that too."""
     r = s.round
     if r is None or r.prev != s.step.prev or s.me is None or r.state is RoundState.PRESENT:
         return False
     if r.others and not r.shown:
         return True
     voted = s.me in r.votes or any(s.me in v for v in r.others.values())
+    if voted and awaits_holder(s):
+        return True  # a roll call: its part would count only as a vote's evidence (muted_part)
     return voted and r.state is RoundState.VOTING and any(seat.open for seat in s.table.values())
 
 

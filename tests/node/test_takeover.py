@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 from hearts_p2p.audit import audit_log
+from hearts_p2p.cards import CLUB_2
 from hearts_p2p.game import GameProtocol, LocalTable, Status, StepKind, Termination
+from hearts_p2p.game.rollcall import NOLEAD
 from hearts_p2p.log import GameLog
 from hearts_p2p.rules import GameKind, Rules
-from hearts_p2p.wire import SignedMessage
+from hearts_p2p.wire import PROTOCOL_VERSION, Envelope, SignedMessage, decode_frame, encode_message
 
-from .table import GAME_ID, TEST_PROOF_ROUNDS, Table
+from .table import GAME_ID, TEST_PROOF_ROUNDS, Table, forge, send_to_all
 
 TIMEOUT = 60.0
 
@@ -210,7 +212,9 @@ class StepRace:
             for i, held in self.shares.items():
                 self.table.queue += [(i, m) for m in held]
                 held.clear()
-            return False  # X moves now, before the shares it is sent are delivered
+            # X moves now, before the shares it is sent are delivered; unless it may not move
+            # while the round is open (a roll call: then its lead waits for the round).
+            return p.choice_needed() is None
         if self.phase == 2 and self.for_b:
             self.phase = 3
             self.table.queue += [(self.b, m) for m in self.for_b]
@@ -286,6 +290,175 @@ def test_a_seat_gone_at_a_first_lead_is_taken_over_alike_whatever_the_holder_s_t
     assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
     assert all(p.table_seats == {3} for p in alive)
     assert len({tuple(p.entries) for p in alive}) == 1
+
+
+class SplittingHolder:
+    """A hostile holder of 2\u2663 at hand 2's first lead, player 3 being gone there: every
+    survivor's clock runs out on player 3, X's too, and the votes go round with every escrow
+    share held back; then X signs its lead anyway and gets it to B (the lowest other survivor)
+    before anything else, and shows its share to A (the other) alone. Where a holder's lead
+    could complete the step after its vote, B completed it while A recovered the seat mid-step:
+    two logs, and each peer's clock then on a different honest player."""
+
+    def __init__(self, table: DyingTable) -> None:
+        self.table = table
+        self.x = -1
+        self.phase = 0  # 1: the clocks ran out, X waits; 2: X's lead and share are out
+        self.shares: list[tuple[int, SignedMessage]] = []
+        for i in (0, 1, 2):
+            self._hold(i)
+        table.choose = self._choose
+        table.route = self._route
+
+    @property
+    def a(self) -> int:
+        return max(i for i in (0, 1, 2) if i != self.x)
+
+    @property
+    def b(self) -> int:
+        return min(i for i in (0, 1, 2) if i != self.x)
+
+    def _choose(self, player: int, p: GameProtocol) -> bool:
+        at_lead = (p.step.hand, p.step.name) == (2, "play.0") and player != 3
+        if self.phase == 0 and at_lead and p.choice_needed() is not None:
+            self.x, self.phase = player, 1
+            for i in (0, 1, 2):
+                self.table.protos[i].give_up_on(3, TIMEOUT)
+            return True
+        if self.phase == 1 and player == self.x:
+            self.phase = 2
+            assert p.flow is not None and p.flow.deck is not None
+            lead = forge(p, p.flow.deck.show(int(CLUB_2)).to_wire())  # what its lead would be
+            body = {"player": 3, "share": p._s.shares[3]}  # shown whatever its round says
+            env = Envelope(PROTOCOL_VERSION, GAME_ID, 2, "recover", self.x, p.next_seq,
+                           p.step.prev, "recover", body)  # fmt: skip
+            self.table.protos[self.b].receive(lead)
+            self.table.queue.append((self.a, encode_message(self.table.ids[self.x], env)))
+            self.table.queue += self.shares
+            self.table.queue += [(j, lead) for j in (0, 1, 2, 3) if j not in (self.x, self.b)]
+            return True
+        return False
+
+    def _route(self, sender: int, receiver: int, msg: SignedMessage) -> SignedMessage | None:
+        shown = sender == self.x and msg.envelope.kind == "recover"
+        return None if shown and receiver != self.a else msg
+
+    def _hold(self, i: int) -> None:
+        take = self.table.protos[i].receive
+
+        def receive(m: SignedMessage, **kw: bool) -> None:
+            if self.phase == 1 and m.envelope.kind == "recover":
+                self.shares.append((i, m))
+                return
+            take(m, **kw)
+
+        self.table.protos[i].receive = receive  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_holder_that_votes_then_leads_to_one_peer_and_shows_its_share_to_another_splits_nothing(
+    tmp_path: Path, seed: int
+) -> None:
+    """``SplittingHolder``. At a roll call a voter takes nobody's lead but as a vote's evidence,
+    and every peer, the holder too, awaits the gone seat there: so every survivor decides the
+    round alike, takes seat 3 over mid-step (A relays X's share to B), and only then takes X's
+    lead. One log, finished, valid in the audit; nobody named."""
+    table = DyingTable(ONE_HAND_PLUS, dead=3, hand=2, step="play.0", seed=seed)
+    holder = SplittingHolder(table)
+    table.play()
+    assert holder.phase == 2, holder.phase
+    alive = survivors(table)
+    assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
+    assert all(p.table_seats == {3} for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
+
+
+def test_a_holder_that_says_nolead_while_another_seat_is_gone_is_named_once_that_seat_is_taken_over(
+    tmp_path: Path,
+) -> None:
+    """Player 3 is gone at hand 2's first lead and the holder, X, says ``nolead`` too: every
+    survivor has said it, so the roll call awaits player 3 alone, and the clocks take it over.
+    Its seat does not hold 2\u2663 either, so every player has now said the card is not its: the
+    step completes on the ``nolead``s (it would wait for ever otherwise, with nobody left to
+    name), the hand stops, and every survivor names X on the reveals, with one log."""
+    table = DyingTable(ONE_HAND_PLUS, dead=3, hand=2, step="play.0", seed=1)
+    found: list[int] = []
+
+    def lie(player: int, p: GameProtocol) -> bool:
+        at_lead = (p.step.hand, p.step.name) == (2, "play.0") and player != 3
+        if found or not at_lead or p.choice_needed() is None:
+            return False
+        found.append(player)
+        env = Envelope(PROTOCOL_VERSION, GAME_ID, 2, NOLEAD, player, p.next_seq, p.step.prev,
+                       NOLEAD, {})  # fmt: skip
+        send_to_all(table, player, encode_message(table.ids[player], env))
+        for q in survivors(table):
+            q.roll_call()
+        asks = p.choice_needed
+        at = p.step.prev
+        p.choice_needed = lambda: None if p.step.prev == at else asks()  # type: ignore[method-assign]
+        return True  # and it never leads
+
+    table.choose = lie
+    table.play()
+    (x,) = found
+    alive = survivors(table)
+    for p in alive:
+        assert p.abort is not None and p.abort.termination is Termination.CHEAT_PROVEN, p.step
+        assert p.abort.culprit == x and "held it" in p.abort.reason, p.abort
+        assert p.table_seats == {3}
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid, report.problems  # type: ignore[attr-defined]
+
+
+def test_a_seat_that_said_nolead_and_went_is_defended_by_the_peers_that_hold_its_word(
+    tmp_path: Path,
+) -> None:
+    """Player 3 says ``nolead`` at hand 2's first lead and goes at once; its word reaches the
+    others but never B, the holder of 2\u2663, whose clock runs out on player 3 there. B, having
+    voted, holds its lead until the round is decided; the others await player 3 no longer, so
+    no clock of theirs would ever vote: they answer B's vote at once with its ``nolead``, which
+    shows it there in that step. The round changes nothing, B leads, and the clocks take player
+    3 over at the next step it owes. One log, valid; nobody named."""
+    table = DyingTable(ONE_HAND_PLUS, dead=3, hand=2, step="play.0", seed=1)
+    done: list[int] = []
+
+    def said_and_went(player: int, p: GameProtocol) -> bool:
+        if done or (p.step.hand, p.step.name) != (2, "play.0") or p.choice_needed() is None:
+            return False
+        done.append(player)  # B, the holder
+        take = p.receive
+
+        def receive(m: SignedMessage, **kw: bool) -> None:
+            if not (m.envelope.sender == 3 and m.envelope.kind == NOLEAD):
+                take(m, **kw)
+
+        p.receive = receive  # type: ignore[method-assign]
+        env = Envelope(PROTOCOL_VERSION, GAME_ID, 2, NOLEAD, 3, table.protos[3].next_seq,
+                       p.step.prev, NOLEAD, {})  # fmt: skip
+        nolead = encode_message(table.ids[3], env)
+        for j in (0, 1, 2):
+            if j != player:
+                table.protos[j].receive(nolead)
+        p.give_up_on(3, TIMEOUT)
+        return True
+
+    table.choose = said_and_went
+    table.play()
+    assert done
+    alive = survivors(table)
+    assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
+    assert all(p.table_seats == {3} for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
+    envs = [decode_frame(e).envelope for e in alive[0].entries]
+    lead = next(e for e in envs if (e.hand, e.step) == (2, "play.0"))
+    recovered = next(e for e in envs if e.kind == "recover")
+    assert recovered.prev != lead.prev  # not at the first lead, where its word was shown
 
 
 def test_a_slow_seat_that_answers_a_vote_keeps_its_seat() -> None:
