@@ -15,6 +15,7 @@ from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.cli.watching import exit_code, verdict_lines
 from hearts_p2p.discovery import DiscoveryConfig
+from hearts_p2p.engine import Action, SeatView
 from hearts_p2p.frontend import Event, Notice
 from hearts_p2p.game import Genesis, LocalTable, SeatedRoster, Status
 from hearts_p2p.identity import Identity
@@ -50,25 +51,39 @@ def free_udp_port() -> int:
 
 
 class NoticingSeat(BotSeat):
-    """A bot seat that keeps the notices the table shows it."""
+    """A bot seat that keeps the notices the table shows it; once a test sets ``hold``, it makes
+    no move until that event is set (the table then waits for what the test waits on)."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(make_bot("heuristic", seed))
         self.notices: list[str] = []
+        self.hold: trio.Event | None = None
 
     async def notify(self, event: Event) -> None:
         if isinstance(event, Notice):
             self.notices.append(event.text)
         await super().notify(event)
 
+    async def choose(self, view: SeatView) -> Action:
+        if self.hold is not None:
+            await self.hold.wait()
+        return await super().choose(view)
+
 
 Watch = Callable[[GameRunner, tuple[str, int]], Awaitable[None]]
 
 
-async def table_with(tmp: Path, rules: Rules, watch: Watch, config: DiscoveryConfig) -> dict:
+async def table_with(
+    tmp: Path,
+    rules: Rules,
+    watch: Watch,
+    config: DiscoveryConfig,
+    seats: dict[str, NoticingSeat] | None = None,
+) -> dict:
     """A bot table over loopback; ``watch`` runs once the game does."""
     outcomes: dict[str, Outcome] = {}
-    seats = {name: NoticingSeat(i) for i, name in enumerate(["host", "j0", "j1", "j2"])}
+    if seats is None:
+        seats = {name: NoticingSeat(i) for i, name in enumerate(["host", "j0", "j1", "j2"])}
     address: list[tuple[str, int]] = []
     listening = trio.Event()
 

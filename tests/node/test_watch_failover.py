@@ -38,9 +38,13 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
     results: list[WatchResult] = []
     left_at: list[str] = []
     config = DiscoveryConfig(port=free_udp_port())
+    seats = {name: NoticingSeat(i) for i, name in enumerate(["host", "j0", "j1", "j2"])}
+    refound = trio.Event()
 
     async def show(event: WatchEvent) -> None:
         shown.append(event)
+        if sum(isinstance(e, Found) for e in shown) == 2:
+            refound.set()
 
     async def watch_then_leave(runner: GameRunner, at: tuple[str, int]) -> None:
         opts = WatchOptions("Kib", [interface("lo")], tmp_path / "watched", config,
@@ -55,10 +59,13 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
             while not (_mid_hand(p) and any(isinstance(e, TrickDone) for e in shown)):
                 await trio.sleep(0.01)
             left_at.append(p.step.name)
+            # Bea makes no move until the watcher has found the next feed: on a busy machine
+            # the game could otherwise end, and its nodes go, before it looks.
+            seats["j0"].hold = refound
             runner.quit()  # Ada, the host, leaves mid-hand, watched
 
-    # A game long enough after the host leaves that a busy machine still finds the next feed.
-    table = await table_with(tmp_path, Rules(players=4, target=60), watch_then_leave, config)
+    rules = Rules(players=4, target=60)
+    table = await table_with(tmp_path, rules, watch_then_leave, config, seats)
     outcomes, seats = table["outcomes"], table["seats"]
     assert left_at and outcomes["host"].status is Status.ABORTED
     survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
