@@ -39,10 +39,26 @@ def pytest_configure(config: pytest.Config) -> None:
     cryptomemo.install()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow tests first, in their order: under ``-n`` the workers share them out from the
-    start, so no long test is left to run alone at the end while the other worker idles."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slow tests first, dealt out among the workers: no long test is left to run alone at
+    the end while the other worker idles.
+
+    Under ``-n`` xdist's load scheduler first sends each worker a chunk of consecutive tests (a
+    quarter of its share) and never moves them: with the slow tests simply first, the first
+    worker got every one of them. So each worker's first chunk starts with its turn of them."""
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    fast = [item for item in items if item.get_closest_marker("slow") is None]
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    chunk = max(len(items) // max(workers, 1) // 4, 2)
+    if workers < 2 or len(slow) > chunk * workers:
+        items[:] = slow + fast
+        return
+    rest = iter(fast)
+    dealt: list[pytest.Item] = []
+    for w in range(workers):
+        turn = slow[w::workers]
+        dealt += turn + [item for _, item in zip(range(chunk - len(turn)), rest, strict=False)]
+    items[:] = dealt + list(rest)
 
 
 @pytest.fixture(autouse=True, scope="session")
