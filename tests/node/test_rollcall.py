@@ -384,3 +384,49 @@ def test_a_fourth_card_holder_that_says_it_is_not_its_is_named_by_the_reveals(
     assert len({tuple(p.entries) for p in alive}) == 1
     report = audit(tmp_path, alive[0].entries)
     assert report.valid, report.problems
+
+
+def test_a_seat_gone_at_the_fourth_exposure_is_voted_on_while_the_holder_already_showed_it(
+    tmp_path: Path,
+) -> None:
+    """Gong Zhu's 逼明, with another seat than the fourth card's holder gone at that step. The
+    holder shows the card at once and moves on, but its exposure is slow to reach the others,
+    whose clocks run out on the gone seat meanwhile: they vote, and so take no exposure of that
+    step but as a vote's evidence. The holder answers their votes with its exposure, whoever
+    the vote is about; the step completes alike everywhere, and the gone seat is taken over at
+    a later step. One log, valid, naming no one."""
+    rehearsal = Table(FORCE_FOURTH, seed=2)
+    rehearsal.seats = [Exposing(bot, most=i != 3) for i, bot in enumerate(rehearsal.seats)]
+    rehearsal.run()
+    envs = [decode_frame(e).envelope for e in rehearsal.protos[0].entries]
+    holder = next(e.sender for e in envs if (e.hand, e.step) == (1, "expose_fourth"))
+    gone = next(i for i in range(4) if i != holder)
+    table = Deaths(FORCE_FOURTH, {gone: (1, "expose_fourth")}, seed=2)
+    table.seats = [Exposing(bot, most=i != 3) for i, bot in enumerate(table.seats)]
+    held: list[tuple[int, SignedMessage]] = []
+
+    def slow(sender: int, receiver: int, msg: SignedMessage) -> SignedMessage | None:
+        if sender == holder and msg.envelope.step == "expose_fourth":
+            held.append((receiver, msg))
+            return None
+        return msg
+
+    table.route = slow
+    table.run()
+    assert held
+    others = [p for i, p in enumerate(table.protos) if i not in (holder, gone)]
+    assert all(p.step.name == "expose_fourth" for p in others), [p.step for p in others]
+    for p in others:
+        p.give_up_on(gone, 120)
+    table.settle()
+    assert all(p.step.name != "expose_fourth" for p in others)  # completed by the answer
+    table.queue += held  # the slow copies come at last: nothing more
+    table.route = None
+    table.settle()
+    table.expire(on=gone)
+    alive = table.alive()
+    assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
+    assert all(p.table_seats == {gone} for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
+    report = audit(tmp_path, alive[0].entries)
+    assert report.valid and report.abort is None, report.problems
