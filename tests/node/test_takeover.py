@@ -72,6 +72,16 @@ def survivors(table: DyingTable) -> list[GameProtocol]:
     return [p for i, p in enumerate(table.protos) if i != table.dead]
 
 
+def finished_alike(table: DyingTable, taken: set[int]) -> list[GameProtocol]:
+    """The survivors, each having finished the game with the seats ``taken`` played by the
+    table, on one log."""
+    alive = survivors(table)
+    assert [p.status for p in alive] == [Status.FINISHED] * len(alive), [p.abort for p in alive]
+    assert all(p.table_seats == taken for p in alive)
+    assert len({tuple(p.entries) for p in alive}) == 1
+    return alive
+
+
 def audit(tmp_path: Path, entries: list[bytes]) -> object:
     log = GameLog.open(tmp_path / "game.log")
     for e in entries:
@@ -286,10 +296,7 @@ def test_a_seat_gone_at_a_first_lead_is_taken_over_alike_whatever_the_holder_s_t
     race = StepRace(table, (0, 1, 2), clocks)
     table.play()
     assert race.phase == 3, race.phase
-    alive = survivors(table)
-    assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
-    assert all(p.table_seats == {3} for p in alive)
-    assert len({tuple(p.entries) for p in alive}) == 1
+    finished_alike(table, {3})
 
 
 class SplittingHolder:
@@ -367,10 +374,7 @@ def test_a_holder_that_votes_then_leads_to_one_peer_and_shows_its_share_to_anoth
     holder = SplittingHolder(table)
     table.play()
     assert holder.phase == 2, holder.phase
-    alive = survivors(table)
-    assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
-    assert all(p.table_seats == {3} for p in alive)
-    assert len({tuple(p.entries) for p in alive}) == 1
+    alive = finished_alike(table, {3})
     report = audit(tmp_path, alive[0].entries)
     assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
 
@@ -449,10 +453,7 @@ def test_a_seat_that_said_nolead_and_went_is_defended_by_the_peers_that_hold_its
     table.choose = said_and_went
     table.play()
     assert done
-    alive = survivors(table)
-    assert [p.status for p in alive] == [Status.FINISHED] * 3, [p.abort for p in alive]
-    assert all(p.table_seats == {3} for p in alive)
-    assert len({tuple(p.entries) for p in alive}) == 1
+    alive = finished_alike(table, {3})
     report = audit(tmp_path, alive[0].entries)
     assert report.valid and report.abort is None, report.problems  # type: ignore[attr-defined]
     envs = [decode_frame(e).envelope for e in alive[0].entries]
