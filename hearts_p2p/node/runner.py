@@ -89,21 +89,17 @@ def _rss() -> int:
         return peak if sys.platform == "darwin" else peak * 1024  # bytes there, KiB elsewhere
 
 
-_frozen = False
-
-
-def _tidy() -> None:
+def _tidy(first: bool) -> None:
     """Once a hand, after this peer has sent what the deal asked of it: a full garbage
     collection, so a long game's memory stays flat (measured by ``hearts bench handstart``:
     without it a peer's resident memory grew by 0.021 MB a hand, with it 0.013, over 50 hands).
-    The first freezes what lives then (imports, keys, the lobby's leftovers) out of every later
-    collection, which then looks at the game's newer objects only: well under a millisecond,
-    against some 40 for the whole heap."""
-    global _frozen
+    At the runner's first hand it then freezes what lives (imports, keys, the lobby's leftovers)
+    out of every later collection, which looks at the game's newer objects only: well under a
+    millisecond, against some 40 for the whole heap. (Per runner, not per process: where many
+    runners share a process, as in the tests, each freezes its own start.)"""
     gc.collect()
-    if not _frozen:
+    if first:
         gc.freeze()
-        _frozen = True
 
 
 @dataclass(frozen=True)
@@ -149,6 +145,7 @@ class GameRunner:
         room = max(1024, 2 * config.frames_per_peer * len(links.peers))
         self._queue_in, self._queue = trio.open_memory_channel[Callable[[], Awaitable[None]]](room)
         self._choosing = False
+        self._tidied = False  # a hand has begun: what lived then is frozen (_tidy)
         self._gone_since: dict[bytes, float] = {}
         self._nursery: trio.Nursery | None = None
         # A front end that shows no plays says so (a bot, a headless peer): no view per play.
@@ -334,7 +331,8 @@ class GameRunner:
         if entries and self._step_ends_phase():
             self._request_sync()
         if any(isinstance(ev, HandStarted) for ev in events):
-            _tidy()
+            _tidy(first=not self._tidied)
+            self._tidied = True
 
     def _sit_asked(self, ev: SitAsked) -> None:
         """A newcomer asks for a seat: its node may now connect as a peer (it dials every seat),
