@@ -895,9 +895,22 @@ class GameProtocol:
         s.frames.add(msg.raw)
         if s.me is not None and env.sender != s.me:
             s.relays.append(msg)
-        if everyone_said(s):
-            complete(s, s.step)
-            self._commit(s.step)
+        self._everyone_said()
+
+    def _everyone_said(self) -> bool:
+        """Complete the roll call's step on the ``nolead``s once every player has said one (one
+        lied); whether it did. Not while this peer's own seat is voted on in it: the voters take
+        its ``nolead`` only as a vote's evidence, so it waits, as they do, for the round."""
+        s = self._s
+        if s.status is not Status.RUNNING or not everyone_said(s):
+            return False
+        r = s.round
+        voted_on = r is not None and r.prev == s.step.prev and r.about == s.me
+        if voted_on and r is not None and r.state is not RoundState.PRESENT:
+            return False
+        complete(s, s.step)
+        self._commit(s.step)
+        return True
 
     def _check(self, msg: SignedMessage) -> object:
         """The step's own checks; any fault they find is a cheat by the sender."""
@@ -1159,19 +1172,16 @@ class GameProtocol:
             if owed(s, other) or other in s.left:
                 # It holds what the second seat owes, or its leave: it answers at once.
                 self._vote_other(other, "left" if other in s.left else HERE)
-        self._send_own()  # a part held back while a void could come (void.holding)
+        if not self._everyone_said():  # the round about this seat is over: its own word counts
+            self._send_own()  # a part held back while a void could come (void.holding)
 
     def _seated(self) -> None:
         """A seat has just been taken over: the table makes its part of the step, and this
         peer its own. At a roll call the seat was awaited until now: if every other player has
         said the card is not its, one lied, and the step completes with those ``nolead``s."""
-        s = self._s
         self._play_table()
-        if s.status is Status.RUNNING and everyone_said(s):
-            complete(s, s.step)
-            self._commit(s.step)
-            return
-        self._send_own()
+        if not self._everyone_said():
+            self._send_own()
 
     def _redeal(self) -> bool:
         """Open the seats whose secrets the votes say are lost, void the hand and deal the next
