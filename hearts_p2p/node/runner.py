@@ -629,7 +629,12 @@ class GameRunner:
     async def _watch_absence(self) -> None:
         # Progress is a new step, or the players awaited in it changing (a takeover round's
         # votes and shares come within the step): each awaited player gets the whole timeout.
+        # A roll call's nolead goes out one timeout after the step began, whatever came since:
+        # others' noleads change who is awaited, and a clock started again by each would have
+        # this seat say its own a whole timeout after theirs, just as their clocks, started
+        # again by theirs, name it (rollcall.py).
         progress, since_step = self._progress(), trio.current_time()
+        began, since_began = self.protocol.step.prev, since_step
         while True:
             await trio.sleep(min(1.0, self.config.absent_timeout / 4))
             now = trio.current_time()
@@ -639,10 +644,20 @@ class GameRunner:
                     self._gone_since.pop(peer, None)
                 elif now - since >= self.config.absent_timeout:
                     self._post(functools.partial(self._give_up, peer))
+            if self.protocol.step.prev != began:
+                began, since_began = self.protocol.step.prev, now
+            elif now - since_began >= self.config.absent_timeout:
+                self._post(functools.partial(self._say_nolead, began))
             if self._progress() != progress:
                 progress, since_step = self._progress(), now
             elif now - since_step >= self.config.absent_timeout:
                 self._post(functools.partial(self._give_up_on_staller, progress))
+
+    async def _say_nolead(self, began: bytes) -> None:
+        """The roll call's step has waited a timeout since it began: this seat says the card
+        is not its, if it may (once; ``roll_call`` says False after)."""
+        if self.protocol.step.prev == began and self.protocol.roll_call():
+            await self._flush()
 
     def _progress(self) -> tuple[object, tuple[int, ...]]:
         p = self.protocol

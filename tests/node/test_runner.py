@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,12 @@ from hearts_p2p.bots.botseat import BotSeat
 from hearts_p2p.engine import Action
 from hearts_p2p.frontend import FrontEnd, Notice
 from hearts_p2p.game import GameProtocol, Status
+from hearts_p2p.identity import Identity
 from hearts_p2p.log import GameLog, SecretStore, read_log
 from hearts_p2p.node import GameRunner, RunnerConfig
 from hearts_p2p.node.runner import SYNC_SPACING
 from hearts_p2p.rules import Rules
-from hearts_p2p.wire import SignedMessage, decode_frame, decode_peer_frame
+from hearts_p2p.wire import SignedMessage, decode_frame, decode_peer_frame, encode_message
 
 from .table import Table
 
@@ -90,19 +92,28 @@ async def run_table(
     timeout: float,
     links: list[MemoryLinks] | None = None,
     timeouts: dict[int, float] | None = None,
+    hostile: int | None = None,
 ) -> list[Status]:
     """Play ``table`` with a runner per peer; ``timeouts`` gives some peers their own
-    ``--timeout`` (each node sets its own)."""
+    ``--timeout`` (each node sets its own). The ``hostile`` peer's runner is stopped once every
+    other one has ended: the in-memory links never tell it that they left."""
     keys = [i.public_key for i in table.ids]
     links = links or mesh(keys)
     statuses: list[Status] = []
+    rest = trio.CancelScope()
 
     async def one(i: int, proto: GameProtocol) -> None:
         log = GameLog.open(tmp / f"p{i}.log")
         seat = BotSeat(make_bot("heuristic", i))
         config = RunnerConfig(absent_timeout=(timeouts or {}).get(i, timeout), linger=0.5)
         runner = GameRunner(proto, links[i], seat, log, SecretStore(tmp / f"p{i}.s"), config)
+        if i == hostile:
+            with rest:
+                await runner.run()
+            return
         statuses.append(await runner.run())
+        if len(statuses) == len(keys) - 1 and hostile is not None:
+            rest.cancel()
 
     async with trio.open_nursery() as nursery:
         table.protos[0].propose(table.genesis)
@@ -301,6 +312,90 @@ async def test_a_connected_lead_card_holder_that_never_leads_is_taken_over(
     assert (taken.ending, taken.hand) == ("stalled", 1)
     entries = read_log(tmp_path / f"p{(lead + 1) % 4}.log").entries
     assert all(decode_frame(e).envelope.kind != "nolead" for e in entries)  # outside the log
+
+
+class Liar(MemoryLinks):
+    """The holder's end: its lead of 2\u2663 goes out as a ``nolead``, and nothing signed after."""
+
+    def __init__(self, links: MemoryLinks, identity: Identity) -> None:
+        super().__init__(links.me, [links.me, *links.peers], links._boxes, links._dead)
+        self.identity = identity
+        self.lied = False
+
+    async def send(self, peer: bytes, payload: bytes) -> None:
+        frame = decode_peer_frame(payload)
+        if isinstance(frame, SignedMessage) and frame.envelope.step == "play.0":
+            nolead = replace(frame.envelope, step="nolead", kind="nolead", body={})
+            payload = encode_message(self.identity, nolead).raw
+            await self._boxes[(self.me, peer)][0].send(payload)  # type: ignore[index]
+            self.lied = self._withholding = True
+            return
+        await super().send(peer, payload)
+
+
+class LyingTable(Table):
+    """The rules and seed of ``test_rollcall``, its lead card's holder a ``Liar``."""
+
+    def __init__(self) -> None:
+        from .test_rollcall import RULES, SEED, leader
+
+        super().__init__(RULES, seed=SEED)
+        self.lead = leader()
+        self.links = mesh([i.public_key for i in self.ids])
+        self.liar = Liar(self.links[self.lead], self.ids[self.lead])
+        self.links[self.lead] = self.liar
+
+
+def lying_table() -> tuple[int, int, LyingTable]:
+    """The liar, the honest peer after it (whose clock a test makes late), and the table."""
+    table = LyingTable()
+    return table.lead, (table.lead + 1) % 4, table
+
+
+async def test_a_peer_whose_clock_started_again_on_the_others_noleads_still_says_its_own_in_time(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """The holder of 2\u2663 says ``nolead`` in place of its lead, at once, and signs nothing
+    after. One honest peer's clock is a little longer than the others': their noleads reach it
+    before its clock runs out. Counted from the last change it saw, its clock would run a whole
+    timeout again, and theirs, which then await it alone, would name it first: voted out with
+    the liar, the hand voided, the liar never named. Counted from the step's start, it says its
+    own in time: every player has said it, the hand stops, and the reveals name the liar."""
+
+    lead, late, table = lying_table()
+    with trio.fail_after(3000):
+        await run_table(tmp_path, table, timeout=5, links=table.links, timeouts={late: 7})
+    assert table.liar.lied
+    alive = [p for i, p in enumerate(table.protos) if i != lead]
+    for p in alive:
+        assert p.abort is not None and p.abort.culprit == lead, p.abort
+        assert "held it" in p.abort.reason, p.abort
+    assert len({(tmp_path / f"p{i}.log").read_bytes() for i in range(4) if i != lead}) == 1
+
+
+async def test_a_peer_that_says_its_nolead_after_it_is_voted_on_waits_for_the_round(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """As above, but the honest peer's clock is so long that the others, awaiting it alone,
+    vote on it before it says ``nolead``: they take its word then only as a vote's evidence.
+    It must not complete the step on its own word meanwhile (it once did, went on to the next
+    hand, and named an honest voter for reusing a number its ``nolead`` had used up only at
+    that peer): it waits for the round, as they do. The liar never votes, so the voters take
+    both seats as lost and void the hand (SPEC 6.14); every honest peer finishes the game alike,
+    naming no one."""
+    lead, late, table = lying_table()
+    with trio.fail_after(3000):
+        statuses = await run_table(
+            tmp_path, table, timeout=5, links=table.links, timeouts={late: 12}, hostile=lead
+        )
+    assert table.liar.lied
+    assert statuses == [Status.FINISHED] * 3, [p.abort for p in table.protos]
+    logs = {(tmp_path / f"p{i}.log").read_bytes() for i in range(4) if i != lead}
+    assert len(logs) == 1
+    report = audit_log(tmp_path / f"p{late}.log")
+    assert report.valid and report.abort is None, report.problems
+    (void,) = report.voids
+    assert sorted(void.names) == sorted([f"p{lead}", f"p{late}"]), void
 
 
 async def test_a_peer_whose_clock_runs_out_last_on_a_silent_lead_says_nolead_before_naming(
