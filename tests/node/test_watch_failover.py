@@ -4,6 +4,7 @@ from that node's feed to the end of the game, verified as the survivors logged i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import trio
@@ -52,6 +53,7 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
 
         async def watch() -> None:
             results.append(await watch_table(opts, "loop", show))
+            refound.set()  # found or not: the table plays on
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(watch)
@@ -59,10 +61,14 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
             while not (_mid_hand(p) and any(isinstance(e, TrickDone) for e in shown)):
                 await trio.sleep(0.01)
             left_at.append(p.step.name)
-            # Bea makes no move until the watcher has found the next feed: on a busy machine
-            # the game could otherwise end, and its nodes go, before it looks.
-            seats["j0"].hold = refound
             runner.quit()  # Ada, the host, leaves mid-hand, watched
+            # Once the table has taken her seat over (the next node says it announces now), Bea
+            # makes no move until the watcher has found that node: on a busy machine the game
+            # could otherwise end, and its nodes go, before it looks. (Not before: the takeover
+            # waits for the step that waits on Ada, which may come after Bea's move.)
+            while not _announcing(seats.values()):
+                await trio.sleep(0.01)
+            seats["j0"].hold = refound
 
     rules = Rules(players=4, target=60)
     table = await table_with(tmp_path, rules, watch_then_leave, config, seats)
@@ -95,6 +101,11 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
     said = Printer(Style(unicode=False, color=False)).lines(lost[0])
     assert "Ada's node ended before the game did" in said[0]
     assert exit_code(result) == 0
+
+
+def _announcing(seats: Iterable[NoticingSeat]) -> bool:
+    """Whether a survivor's node has said that it announces the table now."""
+    return any("announces the table now" in n for s in seats for n in s.notices)
 
 
 def _mid_hand(p: GameProtocol) -> bool:
