@@ -163,13 +163,18 @@ async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path
         await listening.wait()
         outcomes[name] = await join_game(options(name), seats[name], peer=address[0])
 
+    refound = trio.Event()
+
     async def show(event: WatchEvent) -> None:
         shown.append(event)
+        if sum(isinstance(e, Found) for e in shown) == 2:
+            refound.set()
 
     async def watch() -> None:
         opts = WatchOptions("Kib", [interface("lo")], tmp_path / "watched", config,
                             failover_timeout=30.0)  # fmt: skip
         results.append(await watch_table(opts, "loop", show))
+        refound.set()
 
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
@@ -180,6 +185,9 @@ async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path
             while not (_mid_hand(runner.protocol) and any(isinstance(e, TrickDone) for e in shown)):
                 await trio.sleep(0.01)
             host_scope.cancel()  # the host's machine is gone: no leave, no goodbye
+            while not _announcing(seats.values()):  # its seat taken over, as in the test above
+                await trio.sleep(0.01)
+            seats["j0"].hold = refound
     survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
     assert [o.status for o in survivors] == [Status.FINISHED] * 3, [o.abort for o in survivors]
     result = results[0]
