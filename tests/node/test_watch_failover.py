@@ -191,7 +191,10 @@ async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path
     survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
     assert [o.status for o in survivors] == [Status.FINISHED] * 3, [o.abort for o in survivors]
     result = results[0]
-    assert result.complete and result.report.valid, result.report.problems
+    assert result.complete and result.report.valid, (
+        [type(e).__name__ for e in shown if not isinstance(e, TrickDone)],
+        result.report.problems,
+    )
     assert result.report.final_hash == survivors[0].final_hash
     assert [t.ending for t in result.report.takeovers] == ["gone"]
     assert [e.server for e in shown if isinstance(e, FeedLost)] == ["Ada"]
