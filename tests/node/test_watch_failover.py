@@ -35,17 +35,12 @@ from .test_watch import NoticingSeat, free_udp_port, table_with
 async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leaves(
     tmp_path: Path,
 ) -> None:
-    shown: list[WatchEvent] = []
+    watching = Refinding()
+    shown, show = watching.shown, watching.show
     results: list[WatchResult] = []
     left_at: list[str] = []
     config = DiscoveryConfig(port=free_udp_port())
     seats = {name: NoticingSeat(i) for i, name in enumerate(["host", "j0", "j1", "j2"])}
-    refound = trio.Event()
-
-    async def show(event: WatchEvent) -> None:
-        shown.append(event)
-        if sum(isinstance(e, Found) for e in shown) == 2:
-            refound.set()
 
     async def watch_then_leave(runner: GameRunner, at: tuple[str, int]) -> None:
         opts = WatchOptions("Kib", [interface("lo")], tmp_path / "watched", config,
@@ -53,7 +48,7 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
 
         async def watch() -> None:
             results.append(await watch_table(opts, "loop", show))
-            refound.set()  # found or not: the table plays on
+            watching.ended()
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(watch)
@@ -62,13 +57,7 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
                 await trio.sleep(0.01)
             left_at.append(p.step.name)
             runner.quit()  # Ada, the host, leaves mid-hand, watched
-            # Once the table has taken her seat over (the next node says it announces now), Bea
-            # makes no move until the watcher has found that node: on a busy machine the game
-            # could otherwise end, and its nodes go, before it looks. (Not before: the takeover
-            # waits for the step that waits on Ada, which may come after Bea's move.)
-            while not _announcing(seats.values()):
-                await trio.sleep(0.01)
-            seats["j0"].hold = refound
+            await watching.hold(seats["j0"], seats.values())
 
     rules = Rules(players=4, target=60)
     table = await table_with(tmp_path, rules, watch_then_leave, config, seats)
@@ -103,9 +92,30 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
     assert exit_code(result) == 0
 
 
-def _announcing(seats: Iterable[NoticingSeat]) -> bool:
-    """Whether a survivor's node has said that it announces the table now."""
-    return any("announces the table now" in n for s in seats for n in s.notices)
+class Refinding:
+    """What the watcher shows, and a hold on one survivor's moves: once the table has taken the
+    host's seat over (the next node says it announces now), that survivor makes no move until
+    the watcher has found that node or ended. On a busy machine the game could otherwise end,
+    and its nodes go, before the watcher looks; and not before, since a leave is taken over at
+    the next step that waits on the host, which may come after the held move."""
+
+    def __init__(self) -> None:
+        self.shown: list[WatchEvent] = []
+        self.refound = trio.Event()
+
+    async def show(self, event: WatchEvent) -> None:
+        self.shown.append(event)
+        if sum(isinstance(e, Found) for e in self.shown) == 2:
+            self.refound.set()
+
+    def ended(self) -> None:
+        self.refound.set()  # found or not: the table plays on
+
+    async def hold(self, held: NoticingSeat, seats: Iterable[NoticingSeat]) -> None:
+        said = "announces the table now"
+        while not any(said in n for s in seats for n in s.notices):
+            await trio.sleep(0.01)
+        held.hold = self.refound
 
 
 def _mid_hand(p: GameProtocol) -> bool:
@@ -140,7 +150,8 @@ async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path
     people = {"host": "Ada", "j0": "Bea", "j1": "Cy", "j2": "Dee"}
     seats = {name: NoticingSeat(i) for i, name in enumerate(people)}
     outcomes: dict[str, Outcome] = {}
-    shown: list[WatchEvent] = []
+    watching = Refinding()
+    shown, show = watching.shown, watching.show
     results: list[WatchResult] = []
     address: list[tuple[str, int]] = []
     listening = trio.Event()
@@ -163,18 +174,11 @@ async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path
         await listening.wait()
         outcomes[name] = await join_game(options(name), seats[name], peer=address[0])
 
-    refound = trio.Event()
-
-    async def show(event: WatchEvent) -> None:
-        shown.append(event)
-        if sum(isinstance(e, Found) for e in shown) == 2:
-            refound.set()
-
     async def watch() -> None:
         opts = WatchOptions("Kib", [interface("lo")], tmp_path / "watched", config,
                             failover_timeout=30.0)  # fmt: skip
         results.append(await watch_table(opts, "loop", show))
-        refound.set()
+        watching.ended()
 
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
@@ -185,9 +189,7 @@ async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path
             while not (_mid_hand(runner.protocol) and any(isinstance(e, TrickDone) for e in shown)):
                 await trio.sleep(0.01)
             host_scope.cancel()  # the host's machine is gone: no leave, no goodbye
-            while not _announcing(seats.values()):  # its seat taken over, as in the test above
-                await trio.sleep(0.01)
-            seats["j0"].hold = refound
+            await watching.hold(seats["j0"], seats.values())
     survivors = [outcomes[name] for name in ("j0", "j1", "j2")]
     assert [o.status for o in survivors] == [Status.FINISHED] * 3, [o.abort for o in survivors]
     result = results[0]
