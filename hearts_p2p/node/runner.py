@@ -634,7 +634,7 @@ class GameRunner:
         # this seat say its own a whole timeout after theirs, just as their clocks, started
         # again by theirs, name it (rollcall.py).
         progress, since_step = self._progress(), trio.current_time()
-        began, since_began = self.protocol.step.prev, since_step
+        began, since_began, asked = self.protocol.step.prev, since_step, False
         while True:
             await trio.sleep(min(1.0, self.config.absent_timeout / 4))
             now = trio.current_time()
@@ -645,17 +645,18 @@ class GameRunner:
                 elif now - since >= self.config.absent_timeout:
                     self._post(functools.partial(self._give_up, peer))
             if self.protocol.step.prev != began:
-                began, since_began = self.protocol.step.prev, now
-            elif now - since_began >= self.config.absent_timeout:
+                began, since_began, asked = self.protocol.step.prev, now, False
+            elif not asked and now - since_began >= self.config.absent_timeout:
                 self._post(functools.partial(self._say_nolead, began))
+                asked = True  # once a step: a seat says its nolead once
             if self._progress() != progress:
                 progress, since_step = self._progress(), now
             elif now - since_step >= self.config.absent_timeout:
                 self._post(functools.partial(self._give_up_on_staller, progress))
 
     async def _say_nolead(self, began: bytes) -> None:
-        """The roll call's step has waited a timeout since it began: this seat says the card
-        is not its, if it may (once; ``roll_call`` says False after)."""
+        """The step has waited a timeout since it began: at a roll call, this seat says the
+        card is not its, if it may (``roll_call`` says False anywhere else)."""
         if self.protocol.step.prev == began and self.protocol.roll_call():
             await self._flush()
 
