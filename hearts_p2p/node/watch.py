@@ -71,7 +71,8 @@ class WatchConfig:
     hello_timeout: float = 5.0  # to send the hello after the handshake
     send_timeout: float = 5.0  # to take one frame
     max_lag: int = 512  # entries a caught-up watcher may fall behind
-    drain: float = 2.0  # after the game, time for the watchers to take its last entries
+    drain: float = 2.0  # after the game, how long the watchers may take no entry before they go
+    drain_limit: float = 30.0  # after the game, how long the watchers may take entries at most
 
 
 def hello_frame(identity: Identity, transcript: bytes, name: str, sit: bool = False) -> bytes:
@@ -243,6 +244,7 @@ class WatchService:
         self._none_left.set()
         self._roster_changed = trio.Event()
         self._ending = False
+        self._sent = 0  # entries written to any watcher: the drain's sign of progress
         self._nursery: trio.Nursery | None = None
 
     @property
@@ -364,6 +366,7 @@ class WatchService:
                     with trio.fail_after(self.config.send_timeout):
                         await conn.send(entry)
                     cursor += 1
+                    self._sent += 1
             if watcher.newcomer and not caught_up:
                 with trio.fail_after(self.config.send_timeout):
                     await conn.send(live_frame(cursor))
@@ -410,11 +413,19 @@ class WatchService:
                 nursery.start_soon(wake_on, mesh.wait_change)
 
     async def _end(self) -> None:
-        """The game is over: give the watchers ``drain`` to take the last entries."""
+        """The game is over: the watchers take the last entries for as long as they take them,
+        within ``drain_limit``. A watcher that came just before the end reads the whole log
+        from its start, and a node starved of CPU writes it slowly; either may need more than
+        ``drain``, which only bounds a watcher that takes nothing."""
         self._ending = True
         self._wake()
-        with trio.move_on_after(self.config.drain):
-            await self._none_left.wait()
+        with trio.move_on_after(self.config.drain_limit):
+            while not self._none_left.is_set():
+                sent = self._sent
+                with trio.move_on_after(self.config.drain):
+                    await self._none_left.wait()
+                if self._sent == sent:
+                    return
 
 
 @contextlib.asynccontextmanager

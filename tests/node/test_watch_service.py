@@ -259,3 +259,65 @@ async def test_the_answer_to_a_sit_follows_the_entries_it_was_judged_on(served: 
         assert await conn.receive() == b"entry 1"
         assert await conn.receive() == b"entry 2"
         assert parse_peers(await conn.receive()) == ([], False)
+
+
+class PacedWatcher:
+    """A watcher's connection, as the service sees it, that takes one frame per ``pace``
+    seconds (or none at all): a watcher far behind, or a host starved of CPU."""
+
+    def __init__(self, pace: float | None) -> None:
+        self.me = Identity.generate()
+        self.peer_key = self.me.public_key
+        self.transcript = b"a handshake"
+        self.pace = pace
+        self.got: list[bytes] = []
+        self._greeted = False
+
+    async def receive(self) -> bytes:
+        if not self._greeted:
+            self._greeted = True
+            return hello_frame(self.me, self.transcript, "Kim")
+        await trio.sleep_forever()
+        raise AssertionError
+
+    async def send(self, frame: bytes) -> None:
+        if self.pace is None:
+            await trio.sleep_forever()
+        await trio.sleep(self.pace)
+        self.got.append(frame)
+
+    async def aclose(self) -> None:
+        pass
+
+
+async def end_with(conn: PacedWatcher, entries: int) -> float:
+    """How long the service's end waits, with ``conn`` watching a log of ``entries``."""
+    service = WatchService(Screen(), WatchConfig(drain=2.0, drain_limit=30.0, send_timeout=5.0))
+    for i in range(entries):
+        service.publish(b"entry %d" % i)
+    async with serving_watchers(service):
+        service.admit(conn)  # type: ignore[arg-type]
+        while not service.watchers:
+            await trio.sleep(0.01)
+        start = trio.current_time()
+    return trio.current_time() - start
+
+
+async def test_a_watcher_taking_the_log_slowly_at_the_end_gets_all_of_it(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    slow = PacedWatcher(pace=0.5)  # 40 entries: 20 s, ten times the drain
+    waited = await end_with(slow, 40)
+    assert slow.got == [b"entry %d" % i for i in range(40)]
+    assert waited == pytest.approx(20.0, abs=0.1)
+
+
+async def test_the_end_waits_a_bounded_time_for_a_watcher_that_takes_nothing_or_too_long(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    stuck = PacedWatcher(pace=None)
+    assert await end_with(stuck, 3) == pytest.approx(2.0, abs=0.1)  # the drain: no entry taken
+    assert stuck.got == []
+    slow = PacedWatcher(pace=1.0)  # 100 entries: 100 s
+    assert await end_with(slow, 100) == pytest.approx(30.0, abs=0.1)  # the drain's limit
+    assert 25 <= len(slow.got) < 40
