@@ -95,9 +95,10 @@ async def test_a_watcher_follows_the_table_from_the_next_node_when_the_host_leav
 class Refinding:
     """What the watcher shows, and a hold on one survivor's moves: once the table has taken the
     host's seat over (the next node says it announces now), that survivor makes no move until
-    the watcher has found that node or ended. On a busy machine the game could otherwise end,
-    and its nodes go, before the watcher looks; and not before, since a leave is taken over at
-    the next step that waits on the host, which may come after the held move."""
+    that node has the watcher (its player is told who watches) or the watch has ended. On a busy
+    machine the game could otherwise end, and its nodes go, before the watcher is in; and not
+    before, since a leave is taken over at the next step that waits on the host, which may come
+    after the held move."""
 
     def __init__(self) -> None:
         self.shown: list[WatchEvent] = []
@@ -105,17 +106,21 @@ class Refinding:
 
     async def show(self, event: WatchEvent) -> None:
         self.shown.append(event)
-        if sum(isinstance(e, Found) for e in self.shown) == 2:
-            self.refound.set()
 
     def ended(self) -> None:
         self.refound.set()  # found or not: the table plays on
 
     async def hold(self, held: NoticingSeat, seats: Iterable[NoticingSeat]) -> None:
         said = "announces the table now"
-        while not any(said in n for s in seats for n in s.notices):
+        while not (by := [s for s in seats if any(said in n for n in s.notices)]):
             await trio.sleep(0.01)
         held.hold = self.refound
+        announcing = by[0]
+        start = next(i for i, n in enumerate(announcing.notices) if said in n)
+        while not self.refound.is_set():
+            if any(" is watching; " in n for n in announcing.notices[start:]):
+                self.refound.set()
+            await trio.sleep(0.01)
 
 
 def _mid_hand(p: GameProtocol) -> bool:
