@@ -143,6 +143,7 @@ class LiveAudit:
 
     def __init__(self, game_id: bytes, host_key: bytes, log_path: Path) -> None:
         self.proto = GameProtocol(game_id, host_key)
+        self.game_id = game_id
         self.host_key = host_key
         log_path.unlink(missing_ok=True)  # the watcher's own copy: a new watch starts it anew
         self.log = GameLog.open(log_path)
@@ -150,13 +151,14 @@ class LiveAudit:
         self.frames = 0  # of the current server's feed
         self.problems = 0
         self.server = host_key  # whose node the feed comes from
+        self.before: bytes | None = None  # whose node fed it before, after a failover
         self._held: SignedMessage | None = None  # the server's own leave, its word alone
         self._hand: HandState | None = None
         self._tricks = 0
 
     def serving(self, key: bytes) -> None:
         """A new feed, from ``key``'s node: it starts from entry 0 again."""
-        self.server, self.frames, self._held = key, 0, None
+        self.before, self.server, self.frames, self._held = self.server, key, 0, None
 
     @property
     def can_go_on(self) -> bool:
@@ -192,6 +194,8 @@ class LiveAudit:
         self.frames += 1
         if self.proto.has_frame(frame):
             return []  # a new feed's entries this watcher holds already
+        if self._its_own_word_alone(self.frames - 1):
+            self._back_to(self.frames - 1)
         try:
             msg = decode_frame(frame)
         except WireError as e:
@@ -204,6 +208,39 @@ class LiveAudit:
             return []
         self.proto.receive(msg)
         return self._progress()
+
+    def _its_own_word_alone(self, at: int) -> bool:
+        """Whether the new feed parts from this watcher's log at entry ``at`` where every entry
+        from there on is the previous server's own message: what its node logged, and fed,
+        before it could send it, and then went. No peer took it, so the table went on without
+        it (the seat taken over, SPEC 6.12): it is that player's word alone, as its own leave is.
+        """
+        genesis = self.proto.genesis
+        if self.before is None or genesis is None or not at < len(self.log):
+            return False
+        for raw in self.log.read(at, len(self.log)):
+            sender = decode_frame(raw).envelope.sender
+            if not 0 <= sender < len(genesis.players):
+                return False
+            if genesis.players[sender].key != self.before:
+                return False
+        return True
+
+    def _back_to(self, at: int) -> None:
+        """The watcher's log and observer cut back to the first ``at`` entries, which the new
+        feed gave alike; what they showed was shown already."""
+        kept = self.log.read(0, at)
+        self.log.truncate(at)
+        proto = GameProtocol(self.game_id, self.host_key)
+        proto.keep_history(self.log.read)
+        for raw in kept:
+            proto.receive(decode_frame(raw))
+        proto.take_entries()  # in the log already
+        proto.drain()  # shown already
+        self.proto = proto
+        game = proto.game
+        self._hand = game.hand if game is not None else None
+        self._tricks = len(self._hand.tricks) if self._hand is not None else 0
 
     def _own_leave(self, msg: SignedMessage) -> bool:
         """Whether ``msg`` is the server's signed leave, once the table can play on without it."""
