@@ -14,8 +14,12 @@ On top of that:
   the moon and every other seat defending from the first card (``play_out``'s ``watched``),
   weighed by how likely an attempt is; the one rival who alone has points is hunted in the other
   worlds too, weighed by how many it has shown (a point or two rarely means a moon, and a phantom
-  moon in every world costs the ordinary hand). The cards that stop it (a heart kept to win a
-  trick, a point taken early or given to a third seat) gain by what the moon would have cost.
+  moon in every world costs the ordinary hand), and so is a rival that led what only a hunter
+  leads (a top heart, Q♠, or A♠ or K♠ while Q♠ is out). A hunt is played out in its world
+  strengthened for the hunter (``strengthened``): a world dealt at random gives it a hand as weak
+  as anyone's, in which its moon fails on its own and no defence looks worth a card. The cards
+  that stop it (a heart kept to win a trick, a point taken early or given to a third seat) gain
+  by what the moon would have cost.
 - **Searched pass** (``passing``), with the moon plans for a hand that could shoot; a pass other
   than the heuristic's is chosen only when its paired worlds prove it better, since the lowest
   mean of a dozen candidates in a few dozen worlds is often luck.
@@ -34,8 +38,8 @@ import math
 import random
 from collections.abc import Callable
 
-from ..cards import CARDS, cards_of
-from ..engine import Action, HandPhase, PassCards, PlayCard, SeatView
+from ..cards import CARDS, HEARTS_MASK, QUEEN_SPADES, SUIT_MASKS, cards_of
+from ..engine import Action, HandPhase, HandState, PassCards, PlayCard, SeatView
 from ..rules import Moon
 from .base import check_turn, register
 from .candidates import distinct_plays
@@ -56,10 +60,13 @@ __all__ = ["HardBot", "moon_hunters"]
 
 PASS_BUDGET = 2.0  # a pass may think this many times the budget of a card
 PROOF_Z = 1.0  # standard errors by which a searched pass must beat the heuristic's to be chosen
+_QS = 1 << QUEEN_SPADES
+_SPADE_GUARDS = (1 << (QUEEN_SPADES + 1)) | (1 << (QUEEN_SPADES + 2))  # K♠ A♠
 SHOOT_LOSERS = 7  # we try the moon plan with at most this many losers in hand
 HUNTER_LOSERS = 3  # a rival's sampled hand with at most this many losers may be shooting
 EARLY_HUNT = 0.5  # how likely such a rival runs for the moon before it has shown any points
 SURE_HUNT = 7  # a lone rival with this many point cards is hunting whatever its hand
+BOLD_HUNT = 0.8  # how likely a rival that led a card only a hunter leads is hunting
 
 
 @register("hard")
@@ -140,19 +147,20 @@ class HardBot(SearchBot):
         if sum(k.counts) <= ENDGAME_CARDS and h.tricks:
             return self._endgame(view, k, options, pos, dealer, default, deadline)
         shooter = _can_try_moon(k, seat)
-        rivals, strong, shown = moon_hunters(k, seat)
+        rivals, strong, shown, bold = moon_hunters(k, seat)
         # Each card as usual (while a rival may shoot: less what its moon would cost), and each
         # card run for the moon, which must beat the usual plan by a margin a world to be chosen.
         race = Race([*((c, False) for c in options), *((c, True) for c in options if shooter)])
         worlds = 0
         while not self.enough(worlds, deadline):
             hands = dealer.deal(rng)
-            hunter, weight = _hunter_in(hands, rivals, strong, shown)
+            hunter, weight = _hunter_in(hands, rivals, strong, shown, bold)
+            strong_hands = _strengthener(hands, k)
             for c in options:
                 if race.live((c, False)):
                     mine = cost(play(pos, hands[:], c))
                     if hunter >= 0:
-                        hunt = play(pos, hands[:], c, hunter, hunter)
+                        hunt = play(pos, strong_hands(hunter)[:], c, hunter, hunter)
                         mine += weight * (cost(hunt) - mine)
                     race.add((c, False), mine)
                 if race.live((c, True)):
@@ -233,6 +241,55 @@ def _proven_best(candidates: list[int], costs: Callable[[int], list[float]]) -> 
     return best if mean < -PROOF_Z * math.sqrt(var / n) else first
 
 
+def _strengthener(hands: list[int], k: Knowledge) -> Callable[[int], list[int]]:
+    """``hands`` as a hunter's cards would make them, for the hunter asked, made once."""
+    made: dict[int, list[int]] = {}
+
+    def of(hunter: int) -> list[int]:
+        if hunter not in made:
+            made[hunter] = strengthened(hands, hunter, k)
+        return made[hunter]
+
+    return of
+
+
+def strengthened(hands: list[int], hunter: int, k: Knowledge) -> list[int]:
+    """``hands`` with the hunter's low cards traded, where what we know allows, for the higher
+    cards of their suits in other seats: the world as a hand that runs for the moon makes it.
+
+    A world dealt at random gives a hunter a hand as weak as anyone's, whatever its plays
+    showed, and a hunt played out with a weak hand fails on its own: the defence it asks for is
+    then worth nothing. Each suit, the hunter's lowest card is swapped for the highest one out,
+    until it holds the top of the suit, the top is ours, or a swap would break a void or a pass.
+    """
+    hands = hands[:]
+    me = k.seat
+    for suit in SUIT_MASKS:
+        for _ in range(13):
+            mine = hands[hunter] & suit
+            out = 0
+            for s, h in enumerate(hands):
+                if s != hunter:
+                    out |= h & suit
+            if not mine or not out:
+                break
+            top = 1 << (out.bit_length() - 1)
+            low = mine & -mine
+            if low > top or hands[me] & top:
+                break
+            holder = next(s for s, h in enumerate(hands) if h & top)
+            if (
+                not k.allowed(hunter) & top
+                or k.pinned[holder] & top
+                or not k.allowed(holder) & low
+                or k.pinned[hunter] & low
+            ):
+                break
+            hands[hunter] ^= low | top
+            hands[holder] ^= low | top
+    return hands
+
+
 def _out(hands: list[int], seat: int) -> int:
     out = 0
     for s, h in enumerate(hands):
@@ -251,9 +308,10 @@ def _can_try_moon(k: Knowledge, seat: int) -> bool:
     return losers(h.hands[seat], k.unseen) <= SHOOT_LOSERS
 
 
-def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float, float]:
+def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float, float, int]:
     """The rivals who may be running for the moon; how likely one is whose hand in a world could
-    run the rest; and how likely one is whatever its hand (only the one who alone has points).
+    run the rest; how likely one is whatever its hand (only the one who alone has points); and
+    the rivals (a mask) that made a bold lead.
 
     Before anyone has a point, any rival may be hunting, if its hand in the world is strong; a
     hunt that waits for its points to show is often too late to stop. Once one rival alone has
@@ -261,34 +319,74 @@ def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float, float
     strength but its points do, so it is also hunted in the worlds that deal it a weak hand, with
     a weight that is small for a point or two (most lone takers are not hunting, and playing
     every world against a phantom moon costs the ordinary hand) and grows to a sure hunt at
-    ``SURE_HUNT`` point cards.
+    ``SURE_HUNT`` point cards. What it leads says more than what it took: a bold lead
+    (``_bold_leaders``) is a hunter's, and weighs ``BOLD_HUNT`` in every world.
     """
     h = k.state
     if h.rules.moon is Moon.OFF:
-        return (), 0.0, 0.0
+        return (), 0.0, 0.0, 0
     takers = [s for s in range(h.n) if h.taken[s] & POINTS_MASK]
+    bold = _bold_leaders(h, seat)
     if not takers:
-        return tuple(s for s in range(h.n) if s != seat), EARLY_HUNT, 0.0
+        return tuple(s for s in range(h.n) if s != seat), EARLY_HUNT, 0.0, bold
     if len(takers) != 1 or takers[0] == seat:
-        return (), 0.0, 0.0
+        return (), 0.0, 0.0, 0
     who = takers[0]
     cards = (h.taken[who] & POINTS_MASK).bit_count()
-    return (who,), min(1.0, EARLY_HUNT + 0.1 * cards), min(1.0, (cards / SURE_HUNT) ** 2)
+    shown = min(1.0, (cards / SURE_HUNT) ** 2)
+    if bold >> who & 1:
+        shown = max(shown, BOLD_HUNT)
+    return (who,), min(1.0, EARLY_HUNT + 0.1 * cards), shown, bold & (1 << who)
+
+
+def _bold_leaders(h: HandState, seat: int) -> int:
+    """The rivals (a mask) that led a card only a hunter leads: a heart above every heart still
+    out but ours, Q♠, or A♠ or K♠ while Q♠ is out and not ours. Each hands its leader the
+    points that others can throw on it; a seat avoiding points leads none of them."""
+    ours = h.hands[seat]
+    leads: list[tuple[int, int, int]] = []  # leader, card, cards played before it
+    played = 0
+    for t in h.tricks:
+        leads.append((t.leader, t.cards[0], played))
+        for i, c in enumerate(t.cards):
+            played |= 1 << c
+            if (t.leader + i) % h.n == seat:
+                ours |= 1 << c
+    if h.trick and h.trick_leader is not None:
+        leads.append((h.trick_leader, h.trick[0], played))
+        for i, c in enumerate(h.trick):
+            if (h.trick_leader + i) % h.n == seat:
+                ours |= 1 << c
+    bold = 0
+    for leader, card, before in leads:
+        if leader == seat:
+            continue
+        bit = 1 << card
+        out = ~before & ~ours
+        if bit & HEARTS_MASK:
+            if not out & HEARTS_MASK & ~((2 << card) - 1):
+                bold |= 1 << leader
+        elif card == QUEEN_SPADES or (bit & _SPADE_GUARDS and out & _QS):
+            bold |= 1 << leader
+    return bold
 
 
 def _hunter_in(
-    hands: list[int], rivals: tuple[int, ...], strong: float, shown: float
+    hands: list[int], rivals: tuple[int, ...], strong: float, shown: float, bold: int = 0
 ) -> tuple[int, float]:
     """The rival of ``rivals`` hunted in this world and the weight of its hunt: the one whose hand
-    could run every trick (weighed ``strong``), else the one who alone has shown points (weighed
-    ``shown``), else nobody (-1)."""
+    could run every trick (weighed ``strong``, or ``shown`` if more), else the one who alone has
+    shown points (weighed ``shown``), else one that led boldly (``BOLD_HUNT``), else nobody
+    (-1)."""
     best, fewest = -1, HUNTER_LOSERS + 1
     for s in rivals:
         n = losers(hands[s], _out(hands, s))
         if n < fewest:
             best, fewest = s, n
     if best >= 0:
-        return best, strong
+        return best, max(strong, shown if len(rivals) == 1 else 0.0)
     if len(rivals) == 1 and shown:
         return rivals[0], shown
+    if bold:
+        return (bold & -bold).bit_length() - 1, BOLD_HUNT
     return -1, 0.0

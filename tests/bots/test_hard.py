@@ -9,10 +9,11 @@ import pytest
 from hearts_p2p.benchmarks.bots import play_hand, speed_positions
 from hearts_p2p.bots import GameSwitch, GongZhuMonteCarloBot, HardBot, HeuristicBot, make_bot
 from hearts_p2p.bots.endgame import Endgame
-from hearts_p2p.bots.hard import _proven_best, moon_hunters
+from hearts_p2p.bots.hard import BOLD_HUNT, _hunter_in, _proven_best, moon_hunters, strengthened
 from hearts_p2p.bots.inference import with_signals
 from hearts_p2p.bots.knowledge import knowledge_of
 from hearts_p2p.bots.passing import PassSearch, pass_candidates
+from hearts_p2p.bots.policy import losers
 from hearts_p2p.bots.rollout import Position, play_out, score, table_of
 from hearts_p2p.bots.sampler import Dealer
 from hearts_p2p.bots.standing import GAME_LOSS, Standing, win_chance
@@ -212,14 +213,59 @@ def test_the_hunters_are_every_rival_until_one_alone_shows_points() -> None:
     hands = [" ".join(r + suit for r in "23456789TJQKA") for suit in "CDSH"]
     start = position(rules, 1, hands)
     assert start.hand is not None
-    rivals, early, anyway = moon_hunters(knowledge_of(SeatView.of(start, 1)), 1)
-    assert rivals == (0, 2, 3) and 0 < early < 1 and anyway == 0
+    rivals, early, anyway, bold = moon_hunters(knowledge_of(SeatView.of(start, 1)), 1)
+    assert rivals == (0, 2, 3) and 0 < early < 1 and anyway == 0 and bold == 0
     # Seat 0 takes the first two tricks (clubs are its alone), seat 3 throwing a heart on each.
     shown = position(rules, 1, hands, "2C 2D 2S 2H 3C 3D 3S 3H")
     assert shown.hand is not None and shown.hand.taken[0]
-    rivals, strong, weak = moon_hunters(knowledge_of(SeatView.of(shown, 1)), 1)
-    assert rivals == (0,) and strong > early and 0 < weak < 0.1
-    assert moon_hunters(knowledge_of(SeatView.of(shown, 0)), 0) == ((), 0.0, 0.0)
+    rivals, strong, weak, bold = moon_hunters(knowledge_of(SeatView.of(shown, 1)), 1)
+    assert rivals == (0,) and strong > early and 0 < weak < 0.1 and bold == 0
+    assert moon_hunters(knowledge_of(SeatView.of(shown, 0)), 0) == ((), 0.0, 0.0, 0)
+
+
+def test_a_rival_leading_what_only_a_hunter_leads_is_hunted_whatever_its_hand() -> None:
+    """Seat 3, the lone taker, leads K♥ while A♥ is out (an ordinary lead), then A♥, the top
+    heart: a bold lead, so it is hunted in every world, the weak ones too, at ``BOLD_HUNT``."""
+    hands = [
+        "5C 4D 9D QD 2S KS 3H 4H 5H 7H 9H TH JH",
+        "4C 8C 2D 3D 6D 8D 3S 5S 6S 7S 8S 2H QH",
+        "3C 6C 7C 5D 7D TD JD 4S 9S TS QS AS 6H",
+        "2C 9C TC JC QC KC AC KD AD JS 8H KH AH",
+    ]
+    plays = ("2C 5C 8C 3C 5S 9S JS KS 2S 6S TS 9C 4S TC QD 3S 7D KD 9D 8D AD 4D 6D 5D "
+             "JC 9H 4C 6C KH TH QH 6H")  # fmt: skip
+    before = position(Rules(), 8, hands, plays)
+    assert moon_hunters(knowledge_of(SeatView.of(before, 0)), 0)[3] == 0
+    led = position(Rules(), 8, hands, plays + " AH")
+    rivals, _, shown, bold = moon_hunters(knowledge_of(SeatView.of(led, 0)), 0)
+    assert rivals == (3,) and bold == 1 << 3 and shown == BOLD_HUNT
+    weak = [0, 0, 0, 0]  # a world where seat 3's hand could not run the rest
+    weak[3] = sum(1 << c for c in parse_cards("2H 3C 4C 5C"))
+    weak[1] = sum(1 << c for c in parse_cards("6C 7C 8C 9H"))
+    assert _hunter_in(weak, rivals, 1.0, shown, bold) == (3, BOLD_HUNT)
+
+
+def test_a_world_strengthened_for_a_hunter_keeps_every_void_our_cards_and_the_counts() -> None:
+    """The hunter's low cards traded for the top of each suit held by others, where they may
+    hold it: seat 2, void in clubs, takes none of its clubs, and our cards stay ours."""
+    hands = [
+        "2C 3C 4C 5C 2D 3D 4D 2S 3S 4S 2H 3H 4H",
+        "6C 7C 8C 5D 6D 7D 5S 6S 7S 5H 6H 7H 8H",
+        "8D 9D TD JD QD KD AD 8S 9S TS JS QS KS",
+        "9C TC JC QC KC AC AS 9H TH JH QH KH AH",
+    ]
+    game = position(no_pass(Rules()), 1, hands, "2C 6C 8D 9C")
+    assert game.hand is not None
+    k = knowledge_of(SeatView.of(game, 1))
+    world = game.hand.hands[:]
+    made = strengthened(world, 0, k)
+    clubs = sum(1 << c for c in parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"))
+    assert made[1] == world[1] and not made[2] & clubs
+    assert [h.bit_count() for h in made] == [h.bit_count() for h in world]
+    assert sum(made) == sum(world)
+    out = made[1] | made[2] | made[3]
+    assert losers(made[0], out) < losers(world[0], out) == 12
+    assert made[0] & sum(1 << c for c in parse_cards("AC KC QC AD KD QD AS AH KH QH"))
 
 
 def test_the_standing_makes_a_game_ending_loss_cost_more_than_points() -> None:
