@@ -25,22 +25,38 @@ TIMEOUT = 60.0
 class DyingTable(Table):
     """A table where player ``dead`` stops for good (sends nothing, relays nothing) once its
     game reaches ``hand``'s step ``step``, or it would send for that step; the survivors' clocks
-    run out on it when the table settles."""
+    run out on it when the table settles. With ``logs_its_part`` it makes its message for the
+    step (logging it, as a node does before it sends) and dies before any peer gets it; its log
+    then is ``log_at_death``."""
 
-    def __init__(self, rules: Rules, dead: int, hand: int, step: str, seed: int = 1) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        dead: int,
+        hand: int,
+        step: str,
+        seed: int = 1,
+        *,
+        logs_its_part: bool = False,
+    ) -> None:
         super().__init__(rules, seed=seed)
         self.dead = dead
         self.when = (hand, step)
         self.died = False
+        self.logs_its_part = logs_its_part
+        self.log_at_death: list[bytes] = []
         self.tamper = self._die
 
     def _die(self, i: int, msg: SignedMessage) -> SignedMessage | None:
         if i == self.dead and (msg.envelope.hand, msg.envelope.step) == self.when:
+            if not self.died:
+                self.log_at_death = list(self.protos[i].entries)
             self.died = True
         return None if i == self.dead and self.died else msg
 
     def _send(self, i: int, p: GameProtocol) -> None:
-        if i == self.dead and (p.step.hand, p.step.name) == self.when:
+        reached = (p.step.hand, p.step.name) == self.when
+        if i == self.dead and reached and not self.logs_its_part:
             self.died = True  # the table reached the step: it dies before its part of it
         if i == self.dead and self.died:
             self.drain(i, p)

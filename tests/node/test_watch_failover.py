@@ -13,7 +13,7 @@ from hearts_p2p.audit import audit_log
 from hearts_p2p.cli.render import Style
 from hearts_p2p.cli.watching import Printer, exit_code
 from hearts_p2p.discovery import DiscoveryConfig
-from hearts_p2p.game import GameProtocol, Status, StepKind
+from hearts_p2p.game import GameProtocol, Genesis, Status, StepKind
 from hearts_p2p.log import read_log
 from hearts_p2p.netif import interface
 from hearts_p2p.node import GameRunner, Outcome, PeerOptions, host_game, join_game
@@ -29,9 +29,7 @@ from hearts_p2p.node.watch_client import (
     watch_table,
 )
 from hearts_p2p.rules import Rules
-from hearts_p2p.wire import SignedMessage
 
-from .table import Table
 from .test_takeover import DyingTable, survivors
 from .test_watch import NoticingSeat, free_udp_port, table_with
 
@@ -211,26 +209,15 @@ async def test_a_watcher_follows_the_table_when_the_host_s_node_is_gone(tmp_path
     assert [e.server for e in shown if isinstance(e, FeedLost)] == ["Ada"]
 
 
-class Undelivered(DyingTable):
-    """The host logs its own message for ``step`` (so its watchers have it) and goes before any
-    peer gets it: the table takes its seat over there instead. ``fed``: the host's log then."""
-
-    def __init__(self, rules: Rules, dead: int, hand: int, step: str) -> None:
-        super().__init__(rules, dead, hand, step)
-        self.fed: list[bytes] = []
-
-    def _send(self, i: int, p: GameProtocol) -> None:
-        if i == self.dead and self.died:
-            self.drain(i, p)
-            p.take_relays()
-            return
-        Table._send(self, i, p)  # not DyingTable's: the host makes its message, then dies
-
-    def _die(self, i: int, msg: SignedMessage) -> SignedMessage | None:
-        out = super()._die(i, msg)
-        if out is None and not self.fed:
-            self.fed = list(self.protos[i].entries)
-        return out
+def undelivered() -> tuple[list[bytes], list[bytes], Genesis]:
+    """A table whose host logs its own play (so its watchers have it) and goes before any peer
+    gets it: the table takes its seat over there instead. The host's log then, the survivors'
+    log at the end, and the genesis."""
+    table = DyingTable(Rules(players=4, target=10), 0, 1, "play.4", logs_its_part=True)
+    table.play()
+    genesis = table.protos[1].genesis
+    assert genesis is not None
+    return table.log_at_death, survivors(table)[0].entries, genesis
 
 
 def test_a_watcher_drops_the_gone_hosts_own_last_message_that_no_peer_took(
@@ -240,16 +227,11 @@ def test_a_watcher_drops_the_gone_hosts_own_last_message_that_no_peer_took(
     table took the seat over at that play; the next node's feed parts from the watcher's log
     there. The watcher drops the host's word alone and goes on with the table's log: the game
     verifies as the survivors logged it. (Before, it waited on the seat for ever.)"""
-    table = Undelivered(Rules(players=4, target=10), dead=0, hand=1, step="play.4")
-    table.play()
-    kept = survivors(table)[0].entries
-    own = table.fed[-1]
-    assert own not in kept and table.fed[:-1] == kept[: len(table.fed) - 1]
-    genesis = table.protos[1].genesis
-    assert genesis is not None
+    fed, kept, genesis = undelivered()
+    assert fed[-1] not in kept and fed[:-1] == kept[: len(fed) - 1]
     path = tmp_path / "watched.log"
     live = LiveAudit(genesis.game_id, genesis.players[0].key, path)
-    for entry in table.fed:
+    for entry in fed:
         live.take(entry)
     live.serving(genesis.players[1].key)  # the next node's feed, from entry 0
     shown = [event for entry in kept for event in live.take(entry)]
@@ -265,18 +247,14 @@ def test_a_feed_cannot_make_a_watcher_drop_what_other_players_signed(tmp_path: P
     """The other way round: the watcher holds the table's takeover (signed by the survivors),
     and a later feed, the gone host's log, parts from it there with the host's own play. The
     watcher drops nothing the survivors signed: its log keeps the table's entries."""
-    table = Undelivered(Rules(players=4, target=10), dead=0, hand=1, step="play.4")
-    table.play()
-    kept = survivors(table)[0].entries
-    genesis = table.protos[1].genesis
-    assert genesis is not None
+    fed, kept, genesis = undelivered()
     path = tmp_path / "watched.log"
     live = LiveAudit(genesis.game_id, genesis.players[0].key, path)
-    held = kept[: len(table.fed) + 10]
+    held = kept[: len(fed) + 10]
     for entry in held:
         live.take(entry)
     live.serving(genesis.players[0].key)
-    for entry in table.fed:
-        live.take(entry)
+    shown = [event for entry in fed for event in live.take(entry)]
     live.close()
     assert read_log(path).entries == held
+    assert not shown and live.proto.abort is None and live.problems == 0  # nobody named
