@@ -155,12 +155,12 @@ class HardBot(SearchBot):
         while not self.enough(worlds, deadline):
             hands = dealer.deal(rng)
             hunter, weight = _hunter_in(hands, rivals, strong, shown, bold)
-            strong_hands = _strengthener(hands, k)
+            hunting = strengthened(hands, hunter, k) if hunter >= 0 else hands
             for c in options:
                 if race.live((c, False)):
                     mine = cost(play(pos, hands[:], c))
                     if hunter >= 0:
-                        hunt = play(pos, strong_hands(hunter)[:], c, hunter, hunter)
+                        hunt = play(pos, hunting[:], c, hunter, hunter)
                         mine += weight * (cost(hunt) - mine)
                     race.add((c, False), mine)
                 if race.live((c, True)):
@@ -239,18 +239,6 @@ def _proven_best(candidates: list[int], costs: Callable[[int], list[float]]) -> 
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return best if mean < -PROOF_Z * math.sqrt(var / n) else first
-
-
-def _strengthener(hands: list[int], k: Knowledge) -> Callable[[int], list[int]]:
-    """``hands`` as a hunter's cards would make them, for the hunter asked, made once."""
-    made: dict[int, list[int]] = {}
-
-    def of(hunter: int) -> list[int]:
-        if hunter not in made:
-            made[hunter] = strengthened(hands, hunter, k)
-        return made[hunter]
-
-    return of
 
 
 def strengthened(hands: list[int], hunter: int, k: Knowledge) -> list[int]:
