@@ -904,9 +904,12 @@ class GameProtocol:
         s = self._s
         if s.status is not Status.RUNNING or not everyone_said(s):
             return False
-        r = s.round
-        voted_on = r is not None and r.prev == s.step.prev and r.about == s.me
-        if voted_on and r is not None and r.state is not RoundState.PRESENT:
+        r = s.round  # a round voting on this seat in this step, and still open: wait
+        if (
+            r is not None
+            and (r.prev, r.about) == (s.step.prev, s.me)
+            and r.state is not RoundState.PRESENT
+        ):
             return False
         complete(s, s.step)
         self._commit(s.step)
