@@ -142,12 +142,11 @@ class LiveAudit:
     """The audit's observer, fed one frame at a time; it says what happened as it goes."""
 
     def __init__(self, game_id: bytes, host_key: bytes, log_path: Path) -> None:
-        self.proto = GameProtocol(game_id, host_key)
         self.game_id = game_id
         self.host_key = host_key
         log_path.unlink(missing_ok=True)  # the watcher's own copy: a new watch starts it anew
         self.log = GameLog.open(log_path)
-        self.proto.keep_history(self.log.read)
+        self.proto = self._observer()
         self.frames = 0  # of the current server's feed
         self.problems = 0
         self.server = host_key  # whose node the feed comes from
@@ -231,8 +230,7 @@ class LiveAudit:
         feed gave alike; what they showed was shown already."""
         kept = self.log.read(0, at)
         self.log.truncate(at)
-        proto = GameProtocol(self.game_id, self.host_key)
-        proto.keep_history(self.log.read)
+        proto = self._observer()
         for raw in kept:
             proto.receive(decode_frame(raw))
         proto.take_entries()  # in the log already
@@ -241,6 +239,12 @@ class LiveAudit:
         game = proto.game
         self._hand = game.hand if game is not None else None
         self._tricks = len(self._hand.tricks) if self._hand is not None else 0
+
+    def _observer(self) -> GameProtocol:
+        """The audit's observer, reading its history back from the watcher's log."""
+        proto = GameProtocol(self.game_id, self.host_key)
+        proto.keep_history(self.log.read)
+        return proto
 
     def _own_leave(self, msg: SignedMessage) -> bool:
         """Whether ``msg`` is the server's signed leave, once the table can play on without it."""
