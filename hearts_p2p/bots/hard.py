@@ -10,16 +10,18 @@ On top of that:
   ``shoots``); a card is worth its better plan. So the bot goes for the moon when the worlds say
   it comes home, keeps going while they do, and abandons it the move they stop saying so.
 - **Moon defence.** While a rival could still take every point (nobody has one yet, or it alone
-  has), the worlds in which its hand could run the rest are also played out with it running for
-  the moon and every other seat defending from the first card (``play_out``'s ``watched``),
-  weighed by how likely an attempt is; the one rival who alone has points is hunted in the other
-  worlds too, weighed by how many it has shown (a point or two rarely means a moon, and a phantom
-  moon in every world costs the ordinary hand), and so is a rival that led what only a hunter
-  leads (a top heart, Q♠, or A♠ or K♠ while Q♠ is out). A hunt is played out in its world
-  strengthened for the hunter (``strengthened``): a world dealt at random gives it a hand as weak
-  as anyone's, in which its moon fails on its own and no defence looks worth a card. The cards
-  that stop it (a heart kept to win a trick, a point taken early or given to a third seat) gain
-  by what the moon would have cost.
+  has), each world is also played out with it running for the moon, weighed by how likely an
+  attempt is: before any point, a rival whose hand in the world could run the rest; then the one
+  rival who alone has points, weighed by what it has shown (a point or two rarely means a moon,
+  Q♠ and many hearts often do); and a rival that led what only a hunter leads (a top heart, Q♠,
+  or A♠ or K♠ while Q♠ is out). A hunt is played out in a world dealt for it (``HuntWorlds``):
+  one in which its moon runs against a table that does not see it coming, since a world dealt
+  at random gives the hunter a hand as weak as anyone's, in which its moon fails on its own and
+  no defence looks worth a card. In that playout we alone defend from the first card and keep
+  our stoppers (``play_out``'s ``watchers``); the other seats wait for its points as the policy
+  does, since a defence that counts on a partner's stop is how moons get through when every
+  defender counts on it. The cards that stop it (a heart kept to win a trick, a point taken
+  early or given to a third seat) gain by what the moon would have cost.
 - **Searched pass** (``passing``), with the moon plans for a hand that could shoot; a pass other
   than the heuristic's is chosen only when its paired worlds prove it better, since the lowest
   mean of a dozen candidates in a few dozen worlds is often luck.
@@ -38,7 +40,7 @@ import math
 import random
 from collections.abc import Callable
 
-from ..cards import CARDS, HEARTS_MASK, QUEEN_SPADES, SUIT_MASKS, cards_of
+from ..cards import CARDS, HEARTS_MASK, QUEEN_SPADES, cards_of
 from ..engine import Action, HandPhase, HandState, PassCards, PlayCard, SeatView
 from ..rules import Moon
 from .base import check_turn, register
@@ -66,6 +68,9 @@ SHOOT_LOSERS = 7  # we try the moon plan with at most this many losers in hand
 HUNTER_LOSERS = 3  # a rival's sampled hand with at most this many losers may be shooting
 EARLY_HUNT = 0.5  # how likely such a rival runs for the moon before it has shown any points
 SURE_HUNT = 7  # a lone rival with this many point cards is hunting whatever its hand
+SURE_POINTS = 15  # or with this many points (Q♠ and two hearts)
+HUNT_TRIES = 30  # worlds dealt to find a first one in which a hunter's moon runs
+FRESH_TRIES = 8  # and after that, before a world found already is played again
 BOLD_HUNT = 0.8  # how likely a rival that led a card only a hunter leads is hunting
 
 
@@ -148,6 +153,8 @@ class HardBot(SearchBot):
             return self._endgame(view, k, options, pos, dealer, default, deadline)
         shooter = _can_try_moon(k, seat)
         rivals, strong, shown, bold = moon_hunters(k, seat)
+        hunts = HuntWorlds(pos, dealer, options)
+        ours = 1 << seat  # who watches a hunt from its first card: we alone
         # Each card as usual (while a rival may shoot: less what its moon would cost), and each
         # card run for the moon, which must beat the usual plan by a margin a world to be chosen.
         race = Race([*((c, False) for c in options), *((c, True) for c in options if shooter)])
@@ -155,12 +162,12 @@ class HardBot(SearchBot):
         while not self.enough(worlds, deadline):
             hands = dealer.deal(rng)
             hunter, weight = _hunter_in(hands, rivals, strong, shown, bold)
-            hunting = strengthened(hands, hunter, k) if hunter >= 0 else hands
+            hunting = hunts.deal(hands, hunter, rng) if hunter >= 0 else None
             for c in options:
                 if race.live((c, False)):
                     mine = cost(play(pos, hands[:], c))
-                    if hunter >= 0:
-                        hunt = play(pos, hunting[:], c, hunter, hunter)
+                    if hunting is not None:
+                        hunt = play(pos, hunting[:], c, hunter, hunter, ours)
                         mine += weight * (cost(hunt) - mine)
                     race.add((c, False), mine)
                 if race.live((c, True)):
@@ -241,41 +248,46 @@ def _proven_best(candidates: list[int], costs: Callable[[int], list[float]]) -> 
     return best if mean < -PROOF_Z * math.sqrt(var / n) else first
 
 
-def strengthened(hands: list[int], hunter: int, k: Knowledge) -> list[int]:
-    """``hands`` with the hunter's low cards traded, where what we know allows, for the higher
-    cards of their suits in other seats: the world as a hand that runs for the moon makes it.
+class HuntWorlds:
+    """Worlds in which a hunter's moon runs against a table that does not see it coming: at least
+    one of our candidate cards lets it take every point while the other seats wait for its points
+    before they defend (the policy's way).
 
-    A world dealt at random gives a hunter a hand as weak as anyone's, whatever its plays
-    showed, and a hunt played out with a weak hand fails on its own: the defence it asks for is
-    then worth nothing. Each suit, the hunter's lowest card is swapped for the highest one out,
-    until it holds the top of the suit, the top is ours, or a swap would break a void or a pass.
+    Found by dealing worlds until one fits, ``HUNT_TRIES`` for a hunter's first, ``FRESH_TRIES``
+    after that before one found already is played again; a hunter for whom none fits has no moon
+    to fear in this decision. A world dealt at random knows nothing of a hunter's strength, which
+    its plays and points show: in it a moon mostly fails on its own, and the defence it asks for
+    looks worth nothing.
     """
-    hands = hands[:]
-    me = k.seat
-    for suit in SUIT_MASKS:
-        for _ in range(13):
-            mine = hands[hunter] & suit
-            out = 0
-            for s, h in enumerate(hands):
-                if s != hunter:
-                    out |= h & suit
-            if not mine or not out:
-                break
-            top = 1 << (out.bit_length() - 1)
-            low = mine & -mine
-            if low > top or hands[me] & top:
-                break
-            holder = next(s for s, h in enumerate(hands) if h & top)
-            if (
-                not k.allowed(hunter) & top
-                or k.pinned[holder] & top
-                or not k.allowed(holder) & low
-                or k.pinned[hunter] & low
-            ):
-                break
-            hands[hunter] ^= low | top
-            hands[holder] ^= low | top
-    return hands
+
+    def __init__(self, pos: Position, dealer: Dealer, options: list[int]) -> None:
+        self.pos = pos
+        self.dealer = dealer
+        self.options = options
+        self.found: dict[int, list[list[int]]] = {}  # by hunter; empty if it has no moon
+
+    def deal(self, hands: list[int], hunter: int, rng: random.Random) -> list[int] | None:
+        """A world for ``hunter``'s hunt, trying ``hands`` (this world) first."""
+        found = self.found.get(hunter)
+        if found is not None and not found:
+            return None
+        tries = FRESH_TRIES if found else HUNT_TRIES
+        for i in range(tries):
+            if i:
+                hands = self.dealer.deal(rng)
+            if self._runs(hands, hunter):
+                self.found.setdefault(hunter, []).append(hands)
+                return hands
+        if not found:
+            self.found[hunter] = []
+            return None
+        return found[rng.randrange(len(found))]
+
+    def _runs(self, hands: list[int], hunter: int) -> bool:
+        for c in self.options:
+            if play(self.pos, hands[:], c, hunter)[hunter] & POINTS_MASK == POINTS_MASK:
+                return True
+        return False
 
 
 def _out(hands: list[int], seat: int) -> int:
@@ -307,7 +319,8 @@ def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float, float
     strength but its points do, so it is also hunted in the worlds that deal it a weak hand, with
     a weight that is small for a point or two (most lone takers are not hunting, and playing
     every world against a phantom moon costs the ordinary hand) and grows to a sure hunt at
-    ``SURE_HUNT`` point cards. What it leads says more than what it took: a bold lead
+    ``SURE_HUNT`` point cards or ``SURE_POINTS`` points: a seat that holds Q♠ alone has little
+    else left to play for. What it leads says more than what it took: a bold lead
     (``_bold_leaders``) is a hunter's, and weighs ``BOLD_HUNT`` in every world.
     """
     h = k.state
@@ -320,8 +333,10 @@ def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float, float
     if len(takers) != 1 or takers[0] == seat:
         return (), 0.0, 0.0, 0
     who = takers[0]
-    cards = (h.taken[who] & POINTS_MASK).bit_count()
-    shown = min(1.0, (cards / SURE_HUNT) ** 2)
+    taken = h.taken[who]
+    cards = (taken & POINTS_MASK).bit_count()
+    points = (taken & HEARTS_MASK).bit_count() + (13 if taken & _QS else 0)
+    shown = min(1.0, max(cards / SURE_HUNT, points / SURE_POINTS) ** 2)
     if bold >> who & 1:
         shown = max(shown, BOLD_HUNT)
     return (who,), min(1.0, EARLY_HUNT + 0.1 * cards), shown, bold & (1 << who)

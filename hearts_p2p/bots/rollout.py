@@ -125,15 +125,22 @@ class Position:
 
 
 def play_out(
-    pos: Position, hands: list[int], card: int, shoots: int = -1, watched: int = -1
+    pos: Position,
+    hands: list[int],
+    card: int,
+    shoots: int = -1,
+    watched: int = -1,
+    watchers: int = -1,
 ) -> list[int]:
     """The cards each seat has taken once ``pos.seat`` plays ``card`` and the rest is played.
 
     ``hands`` holds every seat's cards; the playout uses it up. Seat ``shoots`` (if any) runs for
     the moon whatever its cards, for as long as nobody else has taken a point: the playout of a
-    moon attempt, or of a rival's that we must stop. Every other seat defends against seat
-    ``watched`` (if any) from the first card, not only once it has taken ``STOP_AT`` points: the
-    playout of a hunt that the defence has seen coming.
+    moon attempt, or of a rival's that we must stop. The seats of ``watchers`` (a mask, every
+    seat unless told) defend against seat ``watched`` (if any) from the first card, not only once
+    it has taken ``STOP_AT`` points, and keep their stoppers (``_moon_play``'s ``keep``): the
+    playout of a hunt that the defence has seen coming. A hunt that only we have seen is played
+    out with ``watchers`` ours alone: the other seats wait for its points as the policy does.
     """
     t = pos.table
     n = t.n
@@ -158,6 +165,9 @@ def play_out(
     # and the one seat that has, if it has taken enough that the others must stop it.
     watch = moon and not pts_seats & (pts_seats - 1)
     rival = _rival(taken, pts_seats, watched) if watch else -1
+    unseen = _rival(taken, pts_seats, -1) if watch else -1  # the rival of the other seats
+    if watched < 0:
+        watchers = 0
     seat = pos.seat
     bit = 1 << card
     hands[seat] ^= bit
@@ -179,8 +189,10 @@ def play_out(
                 legal = bit
                 out = deck & ~played & ~hand
                 if watch:
-                    if (pts_seats and not pts_seats >> seat & 1) or 0 <= rival != seat:
-                        shooter = rival
+                    keep = watchers >> seat & 1
+                    r = rival if keep else unseen
+                    if (pts_seats and not pts_seats >> seat & 1) or 0 <= r != seat:
+                        shooter = r
                     elif seat == shoots or _can_shoot(hand, out, first, taken[seat]):
                         shooter = seat
                     else:
@@ -190,7 +202,7 @@ def play_out(
                 if shooter >= 0:
                     card = _moon_play(t, hand, legal, seat, shooter, out, first, count,
                                       top.bit_length() - 1, winner, played ^ start, leader,
-                                      played)  # fmt: skip
+                                      played, keep)  # fmt: skip
                 elif legal & led:
                     card = _follow(t, legal, led, out, first, count, top, start, played)
                 else:
@@ -207,6 +219,7 @@ def play_out(
             watch = moon and not pts_seats & (pts_seats - 1)
             if watch:
                 rival = _rival(taken, pts_seats, watched)
+                unseen = _rival(taken, pts_seats, -1)
         if trick & opens:
             hearts_open = True
         left -= 1
@@ -229,8 +242,10 @@ def play_out(
         if legal & (legal - 1):
             out = deck & ~played & ~hand
             if watch:
-                if (pts_seats and not pts_seats >> seat & 1) or 0 <= rival != seat:
-                    shooter = rival
+                keep = watchers >> seat & 1
+                r = rival if keep else unseen
+                if (pts_seats and not pts_seats >> seat & 1) or 0 <= r != seat:
+                    shooter = r
                 elif seat == shoots or _can_shoot(hand, out, first, taken[seat]):
                     shooter = seat
                 else:
@@ -239,7 +254,7 @@ def play_out(
                 shooter = -1
             if shooter >= 0:
                 card = _moon_play(t, hand, legal, seat, shooter, out, first, 0, -1, seat, 0, seat,
-                                  played)  # fmt: skip
+                                  played, keep)  # fmt: skip
             else:
                 card = _lead(t, hand, legal, out)
         else:
@@ -277,8 +292,11 @@ def _moon_play(
     tmask: int,
     leader: int,
     played: int,
+    keep: int = 0,
 ) -> int:
-    """The policy's play while ``shooter`` (maybe this seat) is running for the moon."""
+    """The policy's play while ``shooter`` (maybe this seat) is running for the moon; a defender
+    that ``keep``s its stoppers plays its lowest card under the shooter's and, with only points
+    left to throw on it, its lowest heart, so that its high hearts are there to take a trick."""
     if not count:
         if shooter == seat:
             return _lead_to_win(legal, out)
@@ -298,6 +316,8 @@ def _moon_play(
             over = legal & ~((2 << win) - 1)
             if over:
                 return over.bit_length() - 1
+        if keep and winner == shooter and not legal & ~((2 << win) - 1):
+            return (legal & -legal).bit_length() - 1
         return _follow(
             t, legal, SUIT_MASKS[win // 13], out, first, count, 1 << win, played & ~tmask, played
         )
@@ -305,6 +325,11 @@ def _moon_play(
         m = legal & _NOT_POINTS or legal
         return (m & -m).bit_length() - 1
     if winner == shooter or (shooter - leader) % t.n > count:
+        if keep and not legal & _NOT_POINTS:
+            hearts = legal & HEARTS_MASK
+            if hearts & (hearts - 1):
+                return (hearts & -hearts).bit_length() - 1
+            return QUEEN_SPADES if legal & _QS else hearts.bit_length() - 1
         return _discard(t, hand, legal & _NOT_POINTS or legal, out)
     return _discard(t, hand, legal, out)
 

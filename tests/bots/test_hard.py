@@ -9,16 +9,31 @@ import pytest
 from hearts_p2p.benchmarks.bots import play_hand, speed_positions
 from hearts_p2p.bots import GameSwitch, GongZhuMonteCarloBot, HardBot, HeuristicBot, make_bot
 from hearts_p2p.bots.endgame import Endgame
-from hearts_p2p.bots.hard import BOLD_HUNT, _hunter_in, _proven_best, moon_hunters, strengthened
+from hearts_p2p.bots.hard import (
+    BOLD_HUNT,
+    FRESH_TRIES,
+    HUNT_TRIES,
+    HuntWorlds,
+    _hunter_in,
+    _proven_best,
+    moon_hunters,
+)
 from hearts_p2p.bots.inference import with_signals
 from hearts_p2p.bots.knowledge import knowledge_of
 from hearts_p2p.bots.passing import PassSearch, pass_candidates
-from hearts_p2p.bots.policy import losers
 from hearts_p2p.bots.rollout import Position, play_out, score, table_of
 from hearts_p2p.bots.sampler import Dealer
 from hearts_p2p.bots.standing import GAME_LOSS, Standing, win_chance
 from hearts_p2p.cards import HEARTS_MASK, QUEEN_SPADES, cards_of, parse_cards
-from hearts_p2p.engine import Game, HandPhase, HandState, PassCards, SeatView, deal_hands
+from hearts_p2p.engine import (
+    Game,
+    HandPhase,
+    HandState,
+    PassCards,
+    PlayCard,
+    SeatView,
+    deal_hands,
+)
 from hearts_p2p.rules import Moon, Rules
 
 from .bots_helpers import CheckedBot, no_pass, position, view_to_act
@@ -245,27 +260,105 @@ def test_a_rival_leading_what_only_a_hunter_leads_is_hunted_whatever_its_hand() 
     assert _hunter_in(weak, rivals, 1.0, shown, bold) == (3, BOLD_HUNT)
 
 
-def test_a_world_strengthened_for_a_hunter_keeps_every_void_our_cards_and_the_counts() -> None:
-    """The hunter's low cards traded for the top of each suit held by others, where they may
-    hold it: seat 2, void in clubs, takes none of its clubs, and our cards stay ours."""
-    hands = [
-        "2C 3C 4C 5C 2D 3D 4D 2S 3S 4S 2H 3H 4H",
-        "6C 7C 8C 5D 6D 7D 5S 6S 7S 5H 6H 7H 8H",
-        "8D 9D TD JD QD KD AD 8S 9S TS JS QS KS",
-        "9C TC JC QC KC AC AS 9H TH JH QH KH AH",
-    ]
-    game = position(no_pass(Rules()), 1, hands, "2C 6C 8D 9C")
-    assert game.hand is not None
-    k = knowledge_of(SeatView.of(game, 1))
-    world = game.hand.hands[:]
-    made = strengthened(world, 0, k)
-    clubs = sum(1 << c for c in parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"))
-    assert made[1] == world[1] and not made[2] & clubs
-    assert [h.bit_count() for h in made] == [h.bit_count() for h in world]
-    assert sum(made) == sum(world)
-    out = made[1] | made[2] | made[3]
-    assert losers(made[0], out) < losers(world[0], out) == 12
-    assert made[0] & sum(1 << c for c in parse_cards("AC KC QC AD KD QD AS AH KH QH"))
+def test_a_hunt_we_alone_watch_is_stopped_by_the_heart_we_keep() -> None:
+    """``play_out``'s ``watchers``: seat 0 runs for the moon; a table that waits for its points
+    lets it through. We alone watching it from the first card keep K♥ under its A♥ and take
+    its Q♥ with it; the other seats still play as the policy does."""
+    rules = no_pass(Rules())
+    game = position(
+        rules,
+        1,
+        ["AH QH JH TH 9H 2H AC KC QC AD KD AS KS", "KH 3H 2C 3C 4C 2D 3D 4D 2S 3S 4S 5S 6S",
+         "4H 5H 6H 7H 8H 5C 6C 7C 5D 6D 7D 7S 8S", "JC TC 9C 8C 8D 9D TD JD QD 9S TS JS QS"],
+    )  # fmt: skip
+    h = game.hand
+    assert h is not None
+    pos = Position.of(h, 1)
+    (two,) = parse_cards("2C")
+    points = (1 << QUEEN_SPADES) | HEARTS_MASK
+    kept = sum(1 << c for c in parse_cards("KH QH"))
+    (low,) = parse_cards("3H")
+    late = play_out(pos, h.hands[:], two, 0)
+    assert late[0] & points == points
+    ours = play_out(pos, h.hands[:], two, 0, 0, 1 << 1)
+    # 3♥ went under A♥, K♥ took Q♥: the moon is stopped.
+    assert ours[0] & 1 << low and ours[1] & kept == kept and ours[0] & points != points
+
+
+class _OneWorld:
+    """A dealer of one world, counting what it deals."""
+
+    def __init__(self, world: list[int]) -> None:
+        self.world = world
+        self.dealt = 0
+
+    def deal(self, rng: random.Random) -> list[int]:
+        self.dealt += 1
+        return self.world[:]
+
+
+def test_a_hunt_is_played_in_a_world_where_its_moon_runs_or_not_at_all() -> None:
+    """``HuntWorlds`` keeps a world in which the hunter's moon runs against a table that waits
+    for its points, and plays a world found again once fresh ones stop fitting; for a hunter
+    whose moon runs in none of ``HUNT_TRIES`` worlds it deals no more in this decision."""
+    rules = no_pass(Rules())
+    game = position(
+        rules,
+        1,
+        ["AH KH QH JH TH 9H 8H AC KC QC AD KD AS", "2H 3H 2C 3C 4C 2D 3D 4D 2S 3S 4S 5S 6S",
+         "4H 5H 6H 7H 5C 6C 7C 5D 6D 7D 7S 8S KS", "JC TC 9C 8C 8D 9D TD JD QD 9S TS JS QS"],
+    )  # fmt: skip
+    h = game.hand
+    assert h is not None
+    pos = Position.of(h, 1)
+    options = list(cards_of(h.legal_play_mask(1)))
+    runs = h.hands[:]
+    one = _OneWorld(runs)
+    hunts = HuntWorlds(pos, one, options)  # type: ignore[arg-type]
+    rng = random.Random(1)
+    assert hunts.deal(runs, 0, rng) == runs and one.dealt == 0
+    # Seat 2 cannot run: each world tried is the same, none fits; the next ask deals nothing.
+    assert hunts.deal(runs, 2, rng) is None and one.dealt == HUNT_TRIES - 1
+    assert hunts.deal(runs, 2, rng) is None and one.dealt == HUNT_TRIES - 1
+    # A world where seat 0 cannot run either: fresh ones are tried, then the one found is kept.
+    weak = runs[:]
+    weak[0], weak[2] = runs[2], runs[0]
+    other = _OneWorld(weak)
+    hunts.dealer = other  # type: ignore[assignment]
+    assert hunts.deal(weak, 0, rng) == runs and other.dealt == FRESH_TRIES - 1
+
+
+@pytest.mark.parametrize(
+    ("hands", "plays", "stops"),
+    [
+        (
+            ["3C AC 3D 5D 6D 8D 2S 3S 6S AS 4H 7H AH", "4C 8C TC JC QC 2D 7D 5S 9S JS KS 3H QH",
+             "6C 7C 9C 4D TD JD QD KD AD 7S 8H 9H KH", "2C 5C KC 9D 4S 8S TS QS 2H 5H 6H TH JH"],
+            "2C AC TC 9C 8D 7D 4D 9D KC 3C 8C 6C TS 2S JS 7S 2D TD QS 3D 7C 5C AH",
+            "JC QC",
+        ),
+        (
+            ["2C 4S 7S 9S JS QS KS AS 5H 7H 9H JH QH", "7C 2D 5D 9D 2S 3S 5S 8S 3H 4H 8H TH AH",
+             "TC QC AC 6D 8D TD JD QD KD AD 6S 6H KH", "3C 4C 5C 6C 8C 9C JC KC 3D 4D 7D TS 2H"],
+            "2C 7C AC KC TD 7D QS 9D 6S TS 9S 2S 3D JH 2D 6D 8D 4D QH 5D QC JC 9H 8H JD 2H 7H",
+            "3S 5S 8S 3H 4H TH",
+        ),
+    ],
+)  # fmt: skip
+def test_a_defender_stops_the_moon_of_a_lone_queen_holder_whose_hand_runs(
+    hands: list[str], plays: str, stops: str
+) -> None:
+    """Seat 2 alone has points, Q♠ among them, and its cards run every trick left unless seat 1
+    stops it. Seat 1 takes A♥ with J♣ for a point instead of ducking under 7♣; or, void in the
+    suit led, throws anything but A♥, the one card that beats the hunter's K♥. (The version
+    that played each hunt in a world strengthened for the hunter, everyone defending, ducked
+    with 4♣ and threw A♥: its hunts failed on their own.)"""
+    game = position(no_pass(Rules()), 1, hands, plays)
+    view = view_to_act(game)
+    assert view.seat == 1
+    for seed in range(3):
+        action = make_bot("hard", seed, samples=200).choose(view)
+        assert isinstance(action, PlayCard) and action.card in parse_cards(stops)
 
 
 def test_the_standing_makes_a_game_ending_loss_cost_more_than_points() -> None:
