@@ -182,37 +182,32 @@ def test_an_endgame_solver_remembers_nothing_that_changes_a_later_world(players:
                 assert shared.solve(hands, c) == fresh.solve(hands, c)
 
 
-def test_a_forced_shooter_takes_every_trick_it_can() -> None:
-    rules = no_pass(Rules())
-    game = position(
-        rules,
-        1,
-        ["AH KH QH JH TH 9H 8H 7H AS KS QS AD 3C", "2C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2D",
-         "6H 5H 4H 3H 2H 3D 4D 5D 6D 7D 8D 9D TD", "JS TS 9S 8S 7S 6S 5S 4S 3S 2S JD QD KD"],
-    )  # fmt: skip
-    h = game.hand
-    assert h is not None
-    pos = Position.of(h, 1)
+def _first_lead(hands: list[str]) -> tuple[HandState, Position, int]:
+    """Hand 1 of ``hands``, no pass, at its first lead: the hand, the position of the seat that
+    holds 2♣, and 2♣."""
+    h = position(no_pass(Rules()), 1, hands).hand
+    assert h is not None and h.turn is not None
     (two,) = parse_cards("2C")
+    return h, Position.of(h, h.turn), two
+
+
+def test_a_forced_shooter_takes_every_trick_it_can() -> None:
+    h, pos, two = _first_lead(
+        ["AH KH QH JH TH 9H 8H 7H AS KS QS AD 3C", "2C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2D",
+         "6H 5H 4H 3H 2H 3D 4D 5D 6D 7D 8D 9D TD", "JS TS 9S 8S 7S 6S 5S 4S 3S 2S JD QD KD"]
+    )  # fmt: skip
     # One loser (3♣ under the clubs out): the policy alone would not run, a forced shooter does.
     taken = play_out(pos, h.hands[:], two, 0)
-    assert taken[0] & (1 << QUEEN_SPADES) and score(table_of(rules), taken, [False] * 4)[0] == 0
+    assert taken[0] & (1 << QUEEN_SPADES) and score(table_of(h.rules), taken, [False] * 4)[0] == 0
 
 
 def test_a_hunt_the_defence_watches_from_the_first_card_is_stopped() -> None:
     """``play_out``'s ``watched``: the defenders who wait for the hunter's points let this moon
     through; the same defenders watching it from the first card stop it."""
-    rules = no_pass(Rules())
-    game = position(
-        rules,
-        1,
+    h, pos, two = _first_lead(
         ["6C TC JC QC KC AC 5D KD JS JH QH KH AH", "8C 9C 2D 9D QD AD 6S 7S TS KS AS 5H 8H",
-         "2C 5C 3D 6D TD JD 5S 2H 4H 6H 7H 9H TH", "3C 4C 7C 4D 7D 8D 2S 3S 4S 8S 9S QS 3H"],
+         "2C 5C 3D 6D TD JD 5S 2H 4H 6H 7H 9H TH", "3C 4C 7C 4D 7D 8D 2S 3S 4S 8S 9S QS 3H"]
     )  # fmt: skip
-    h = game.hand
-    assert h is not None
-    pos = Position.of(h, 2)
-    (two,) = parse_cards("2C")
     late = play_out(pos, h.hands[:], two, 0)
     watched = play_out(pos, h.hands[:], two, 0, 0)
     points = (1 << QUEEN_SPADES) | HEARTS_MASK
@@ -264,17 +259,10 @@ def test_a_hunt_we_alone_watch_is_stopped_by_the_heart_we_keep() -> None:
     """``play_out``'s ``watchers``: seat 0 runs for the moon; a table that waits for its points
     lets it through. We alone watching it from the first card keep K♥ under its A♥ and take
     its Q♥ with it; the other seats still play as the policy does."""
-    rules = no_pass(Rules())
-    game = position(
-        rules,
-        1,
+    h, pos, two = _first_lead(
         ["AH QH JH TH 9H 2H AC KC QC AD KD AS KS", "KH 3H 2C 3C 4C 2D 3D 4D 2S 3S 4S 5S 6S",
-         "4H 5H 6H 7H 8H 5C 6C 7C 5D 6D 7D 7S 8S", "JC TC 9C 8C 8D 9D TD JD QD 9S TS JS QS"],
+         "4H 5H 6H 7H 8H 5C 6C 7C 5D 6D 7D 7S 8S", "JC TC 9C 8C 8D 9D TD JD QD 9S TS JS QS"]
     )  # fmt: skip
-    h = game.hand
-    assert h is not None
-    pos = Position.of(h, 1)
-    (two,) = parse_cards("2C")
     points = (1 << QUEEN_SPADES) | HEARTS_MASK
     kept = sum(1 << c for c in parse_cards("KH QH"))
     (low,) = parse_cards("3H")
@@ -301,16 +289,10 @@ def test_a_hunt_is_played_in_a_world_where_its_moon_runs_or_not_at_all() -> None
     """``HuntWorlds`` keeps a world in which the hunter's moon runs against a table that waits
     for its points, and plays a world found again once fresh ones stop fitting; for a hunter
     whose moon runs in none of ``HUNT_TRIES`` worlds it deals no more in this decision."""
-    rules = no_pass(Rules())
-    game = position(
-        rules,
-        1,
+    h, pos, _ = _first_lead(
         ["AH KH QH JH TH 9H 8H AC KC QC AD KD AS", "2H 3H 2C 3C 4C 2D 3D 4D 2S 3S 4S 5S 6S",
-         "4H 5H 6H 7H 5C 6C 7C 5D 6D 7D 7S 8S KS", "JC TC 9C 8C 8D 9D TD JD QD 9S TS JS QS"],
+         "4H 5H 6H 7H 5C 6C 7C 5D 6D 7D 7S 8S KS", "JC TC 9C 8C 8D 9D TD JD QD 9S TS JS QS"]
     )  # fmt: skip
-    h = game.hand
-    assert h is not None
-    pos = Position.of(h, 1)
     options = list(cards_of(h.legal_play_mask(1)))
     runs = h.hands[:]
     one = _OneWorld(runs)
