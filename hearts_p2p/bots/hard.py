@@ -68,7 +68,7 @@ SHOOT_LOSERS = 7  # we try the moon plan with at most this many losers in hand
 HUNTER_LOSERS = 3  # a rival's sampled hand with at most this many losers may be shooting
 EARLY_HUNT = 0.5  # how likely such a rival runs for the moon before it has shown any points
 SURE_HUNT = 7  # a lone rival with this many point cards is hunting whatever its hand
-SURE_POINTS = 15  # or with this many points (Q♠ and two hearts)
+SURE_POINTS = 15  # or this many points by card, whatever the rules' values (Q♠, two hearts)
 HUNT_TRIES = 30  # worlds dealt to find a first one in which a hunter's moon runs
 FRESH_TRIES = 8  # and after that, before a world found already is played again
 BOLD_HUNT = 0.8  # how likely a rival that led a card only a hunter leads is hunting
@@ -335,6 +335,7 @@ def moon_hunters(k: Knowledge, seat: int) -> tuple[tuple[int, ...], float, float
     who = takers[0]
     taken = h.taken[who]
     cards = (taken & POINTS_MASK).bit_count()
+    # What it holds, not what the rules score (spot hearts): a heart a point, Q♠ thirteen.
     points = (taken & HEARTS_MASK).bit_count() + (13 if taken & _QS else 0)
     shown = min(1.0, max(cards / SURE_HUNT, points / SURE_POINTS) ** 2)
     if bold >> who & 1:

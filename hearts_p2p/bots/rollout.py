@@ -165,9 +165,10 @@ def play_out(
     # and the one seat that has, if it has taken enough that the others must stop it.
     watch = moon and not pts_seats & (pts_seats - 1)
     rival = _rival(taken, pts_seats, watched) if watch else -1
-    unseen = _rival(taken, pts_seats, -1) if watch else -1  # the rival of the other seats
     if watched < 0:
         watchers = 0
+    # The rival of the seats that do not watch: the same one unless a hunt is watched.
+    unseen = _rival(taken, pts_seats, -1) if watch and watched >= 0 else rival
     seat = pos.seat
     bit = 1 << card
     hands[seat] ^= bit
@@ -219,7 +220,7 @@ def play_out(
             watch = moon and not pts_seats & (pts_seats - 1)
             if watch:
                 rival = _rival(taken, pts_seats, watched)
-                unseen = _rival(taken, pts_seats, -1)
+                unseen = _rival(taken, pts_seats, -1) if watched >= 0 else rival
         if trick & opens:
             hearts_open = True
         left -= 1
@@ -312,12 +313,12 @@ def _moon_play(
             if count == t.n - 1:
                 return (over & -over).bit_length() - 1
             return over.bit_length() - 1
-        if winner == shooter and tmask & POINTS_MASK:
+        if winner == shooter:
             over = legal & ~((2 << win) - 1)
-            if over:
+            if over and tmask & POINTS_MASK:
                 return over.bit_length() - 1
-        if keep and winner == shooter and not legal & ~((2 << win) - 1):
-            return (legal & -legal).bit_length() - 1
+            if keep and not over:
+                return (legal & -legal).bit_length() - 1
         return _follow(
             t, legal, SUIT_MASKS[win // 13], out, first, count, 1 << win, played & ~tmask, played
         )
