@@ -50,6 +50,7 @@ __all__ = [
     "TakeoverSummary",
     "TrickSummary",
     "VoidSummary",
+    "audit_entries",
     "audit_log",
     "hand_summary",
     "trick_summary",
@@ -272,10 +273,19 @@ def audit_log(path: Path, *, workers: int | None = None) -> AuditReport:
     except LogCorrupt as e:
         report.problems.append(Problem("file", str(e)))
         return report
-    report.entries = len(loaded.entries)
-    if loaded.torn:
+    return audit_entries(loaded.entries, str(path), torn=loaded.torn, workers=workers)
+
+
+def audit_entries(
+    entries: list[bytes], path: str = "", *, torn: bool = False, workers: int | None = 0
+) -> AuditReport:
+    """Verify a game log already read (``audit_log`` reads the file; the simulator holds its
+    peers' logs in memory); ``torn``: the file's last record was cut off and dropped."""
+    report = AuditReport(path)
+    report.entries = len(entries)
+    if torn:
         report.problems.append(Problem("file", "the last record is torn (cut off) and was dropped"))
-    messages = _decode_all(loaded.entries, report)
+    messages = _decode_all(entries, report)
     if not messages:
         report.problems.append(Problem("file", "the log holds no game"))
         return report
@@ -283,8 +293,8 @@ def audit_log(path: Path, *, workers: int | None = None) -> AuditReport:
     if genesis is None:
         return report
     if workers is None:
-        workers = default_workers(len(loaded.entries))
-    _replay(genesis, messages, loaded.entries, report, workers)
+        workers = default_workers(len(entries))
+    _replay(genesis, messages, entries, report, workers)
     return report
 
 

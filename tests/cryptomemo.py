@@ -9,17 +9,16 @@ log byte stays what it is. A real peer never repeats a product (each of a game's
 peer is distinct), and the ``hearts`` processes the tests start, and the benchmarks, run
 without this.
 
-``install`` swaps three functions of ``hearts_p2p.deck.curve``, in that module and wherever the
-deck imported them: a derived key and a decoded point become light stand-ins (a P-256 key
+``install`` makes the memo the deck's group (``hearts_p2p.deck.group``): a derived key and a
+decoded point become light stand-ins (a P-256 key
 object holds about 2 KB) that OpenSSL fills in only for a product not yet known.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
-from hearts_p2p.deck import curve
+from hearts_p2p.deck import curve, group
 
 _REAL_SCALAR_KEY = curve.scalar_key
 _REAL_LOAD_X = curve.load_x
@@ -96,20 +95,22 @@ def multiply(key: Any, point: Any) -> bytes:
     return product
 
 
-_SWAPS = {_REAL_SCALAR_KEY: scalar_key, _REAL_LOAD_X: load_x, _REAL_MULTIPLY: multiply}
+class MemoP256:
+    """P-256 with its products remembered: a ``hearts_p2p.deck.group.Group``."""
+
+    name = "p256"
+    card_points = curve.CARD_POINTS
+
+    def load(self, x: bytes) -> Any:
+        return load_x(x)
+
+    def key(self, k: int) -> Any:
+        return scalar_key(k)
+
+    def multiply(self, key: Any, point: Any) -> bytes:
+        return multiply(key, point)
 
 
 def install() -> None:
-    """Swap the three functions in every module of the deck that holds them."""
-    import hearts_p2p.deck.public
-    import hearts_p2p.deck.seat
-    import hearts_p2p.deck.shuffleproof  # noqa: F401  (each imports the functions)
-
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("hearts_p2p.deck") or module is None:
-            continue
-        for attr, value in list(vars(module).items()):
-            for real, swap in _SWAPS.items():
-                if value is real:
-                    setattr(module, attr, swap)
-    curve.card_point_key.cache_clear()  # it may hold real points decoded before the swap
+    """Make the memo the deck's group in this process."""
+    group.install(MemoP256())

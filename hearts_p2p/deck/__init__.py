@@ -4,7 +4,8 @@ SRA on P-256 x-coordinates (Lee 2014) with per-card key commitments, transcript 
 pass keys and an end-of-hand audit; see ``protocol/SPEC.md``. Pure: messages in, messages out.
 """
 
-from .curve import CARD_POINTS, ORDER, encrypt
+from .curve import CARD_POINTS, ORDER
+from .group import encrypt
 from .errors import DeckCheatError, DeckEchoMismatch, DeckError, DeckMessageError, DeckUsageError
 from .loopback import Loopback
 from .messages import (

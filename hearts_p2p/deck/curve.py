@@ -13,7 +13,6 @@ its card at open time.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -26,8 +25,6 @@ __all__ = [
     "PRIME",
     "X_LEN",
     "InvalidPoint",
-    "KeyCache",
-    "card_point_key",
     "encrypt",
     "load_x",
     "multiply",
@@ -67,26 +64,6 @@ def scalar_key(k: int) -> ec.EllipticCurvePrivateKey:
     return ec.derive_private_key(k, _CURVE)
 
 
-class KeyCache:
-    """Derived private keys of one seat, so a key used for a whole deck is derived once.
-
-    Per seat rather than per process: seats sharing a process (tests, benchmarks) must not
-    save each other work that separate machines would each have to do.
-    """
-
-    def __init__(self, limit: int = 64) -> None:
-        self._limit = limit
-        self._keys: dict[int, ec.EllipticCurvePrivateKey] = {}
-
-    def get(self, k: int) -> ec.EllipticCurvePrivateKey:
-        key = self._keys.get(k)
-        if key is None:
-            if len(self._keys) >= self._limit:
-                self._keys.pop(next(iter(self._keys)))
-            key = self._keys[k] = scalar_key(k)
-        return key
-
-
 def multiply(key: ec.EllipticCurvePrivateKey, point: Point) -> bytes:
     """``x(k·point)`` as 32 bytes: one E_k step with a derived key on a validated point."""
     return key.exchange(_ECDH, point)
@@ -124,9 +101,3 @@ CARD_POINTS: tuple[bytes, ...] = tuple(x for x, _ in _HASHED)
 that gives a valid x."""
 CARD_POINT_COUNTERS: tuple[int, ...] = tuple(c for _, c in _HASHED)
 CARD_BY_POINT: dict[bytes, int] = {x: card for card, x in enumerate(CARD_POINTS)}
-
-
-@lru_cache(maxsize=52)
-def card_point_key(card: int) -> Point:
-    """The loaded point of a card, decoded once per process."""
-    return load_x(CARD_POINTS[card])

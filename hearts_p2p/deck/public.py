@@ -16,18 +16,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..cards import CARDS, mask_of
 from .commitments import NONCE_LEN, echo_digest, lock_commitment, pass_commitment
-from .curve import (
-    CARD_BY_POINT,
-    ORDER,
-    InvalidPoint,
-    KeyCache,
-    Point,
-    card_point_key,
-    load_x,
-    multiply,
-    scalar_from_bytes,
-    scalar_key,
-)
+from .curve import ORDER, InvalidPoint, scalar_from_bytes
+from .group import Element as Point
+from .group import KeyCache, card_of, card_point_key, load_x, multiply, scalar_key
 from .errors import DeckCheatError, DeckEchoMismatch, DeckError, DeckMessageError, DeckUsageError
 from .messages import (
     DealKeys,
@@ -549,7 +540,7 @@ class PublicHand:
         or None if that is not a card of this deck."""
         inverse = pow(total, -1, ORDER)
         x = multiply(scalar_key(inverse), self.points(Stage.LOCK, self.n - 1)[position])
-        card = CARD_BY_POINT.get(x)
+        card = card_of(x)
         return card if card in self._in_deck else None
 
     def _on_open(self, msg: Open, trusted: bool) -> None:
@@ -879,7 +870,7 @@ def _entries(seat: int, what: str, deck: tuple[bytes, ...], size: int) -> list[P
         if x in first:
             raise DeckCheatError(seat, f"{what} repeats entry {first[x]} at {i}")
         first[x] = i
-        if x in CARD_BY_POINT:
+        if card_of(x) is not None:
             raise DeckCheatError(seat, f"{what} has a bare card point at {i}")
     points = []
     for i, x in enumerate(deck):

@@ -15,7 +15,8 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..cards import CARDS, mask_of
 from .commitments import NONCE_LEN, lock_commitment, pass_commitment
-from .curve import ORDER, multiply, scalar_bytes, scalar_from_bytes, scalar_key
+from .curve import ORDER, scalar_bytes, scalar_from_bytes
+from .group import multiply, scalar_key
 from .errors import DeckUsageError
 from .messages import (
     DealKeys,

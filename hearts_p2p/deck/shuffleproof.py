@@ -23,18 +23,9 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .curve import (
-    CARD_BY_POINT,
-    ORDER,
-    X_LEN,
-    InvalidPoint,
-    Point,
-    load_x,
-    multiply,
-    scalar_bytes,
-    scalar_from_bytes,
-    scalar_key,
-)
+from .curve import ORDER, X_LEN, InvalidPoint, scalar_bytes, scalar_from_bytes
+from .group import Element as Point
+from .group import card_of, load_x, multiply, scalar_key
 from .randomness import Randomness, random_permutation, random_scalar
 
 __all__ = [
@@ -200,7 +191,7 @@ def check_commitment(
         for x in mid:
             if len(x) != X_LEN:
                 return f"round {r} of its proof holds an entry of {len(x)} bytes"
-            if x in CARD_BY_POINT:
+            if card_of(x) is not None:
                 return f"round {r} of its proof holds a card point"
             if x in seen:
                 return f"round {r} of its proof repeats an entry"

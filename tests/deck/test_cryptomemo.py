@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from hearts_p2p.deck import curve, public, seat, shuffleproof
+from hearts_p2p.deck import group
 from hearts_p2p.deck.curve import CARD_POINTS, ORDER, InvalidPoint
 from hearts_p2p.deck.randomness import SeededRandomness, random_scalar
 from tests import cryptomemo
 
 
 def test_the_deck_uses_the_memo_in_this_process() -> None:
-    for module in (curve, public, shuffleproof):
-        assert module.multiply is cryptomemo.multiply
-    assert seat.scalar_key is cryptomemo.scalar_key
+    assert isinstance(group.active(), cryptomemo.MemoP256)
 
 
 def test_every_product_is_the_one_openssl_computes_asked_once_or_again() -> None:
@@ -24,24 +22,24 @@ def test_every_product_is_the_one_openssl_computes_asked_once_or_again() -> None
             real = cryptomemo._REAL_MULTIPLY(
                 cryptomemo._REAL_SCALAR_KEY(k), cryptomemo._REAL_LOAD_X(x)
             )
-            first = curve.multiply(curve.scalar_key(k), curve.load_x(x))
-            again = curve.multiply(curve.scalar_key(k), curve.load_x(x))
+            first = group.multiply(group.scalar_key(k), group.load_x(x))
+            again = group.multiply(group.scalar_key(k), group.load_x(x))
             assert first == again == real
             # A real key or point from before the swap gives the same product.
-            assert curve.multiply(cryptomemo._REAL_SCALAR_KEY(k), curve.load_x(x)) == real
-            assert curve.encrypt(k, x) == real
+            assert group.multiply(cryptomemo._REAL_SCALAR_KEY(k), group.load_x(x)) == real
+            assert group.encrypt(k, x) == real
 
 
 def test_what_openssl_refuses_is_refused_alike() -> None:
     off = next(x for x in (i.to_bytes(32, "big") for i in range(1, 99)) if not _on_curve(x))
     with pytest.raises(InvalidPoint):
-        curve.load_x(off)
+        group.load_x(off)
     with pytest.raises(InvalidPoint):
-        curve.load_x(off)  # not remembered as valid
+        group.load_x(off)  # not remembered as valid
     with pytest.raises(InvalidPoint):
-        curve.load_x(b"\xff" * 32)  # above the field prime
+        group.load_x(b"\xff" * 32)  # above the field prime
     with pytest.raises(ValueError):
-        curve.scalar_key(0)
+        group.scalar_key(0)
 
 
 def _on_curve(x: bytes) -> bool:
