@@ -39,6 +39,7 @@ from .abort import (
     after_abort,
     end_held,
     held,
+    no_genesis,
     pair,
     receive_abort,
     resume_stop,
@@ -493,6 +494,9 @@ class GameProtocol:
         vote to take its seat over; where that cannot be (before the seats are drawn, or a
         second seat in trouble in one step), end the game, naming it."""
         s = self._s
+        if s.status is Status.AWAITING_GENESIS and player == 0:
+            no_genesis(s, f"the host sent no game start within {seconds:.0f} s")
+            return
         if s.status is not Status.RUNNING:
             return
         proven = held(s)
@@ -1126,8 +1130,10 @@ class GameProtocol:
                 and prev in recent
                 and s.me in s.steps[prev].got
             ):
-                # Voted out of a step it completed with its own part, which the others lack.
-                self._follow(prev, [msg])
+                # Voted on in a step it completed with its own part: it follows only once the
+                # others have voted it out without that part, never on one peer's word.
+                if self._voted_out(prev, msg):
+                    self._follow(prev, list(s.against.pop(prev).values()))
                 return
             take_vote(s, msg, self._take_evidence)
             if env.prev != s.step.prev and s.completed(env.prev):
@@ -1177,6 +1183,29 @@ class GameProtocol:
                 self._vote_other(other, "left" if other in s.left else HERE)
         if not self._everyone_said():  # the round about this seat is over: its own word counts
             self._send_own()  # a part held back while a void could come (void.holding)
+
+    def _voted_out(self, prev: bytes, vote: SignedMessage) -> bool:
+        """Whether ``vote``, about this seat in the step at ``prev`` that it completed with its
+        own part, is the last the others needed to take the seat over: every survivor has
+        accused it, and none carried that part (the round's rule, ``decide``). A vote that
+        carried it, or a defence, shows the others had it: the seat was there."""
+        s = self._s
+        assert s.me is not None
+        body = vote.envelope.body
+        mine = s.steps[prev].got[s.me]
+        evidence = body.get("evidence")
+        votes = s.against.setdefault(prev, {})
+        if body.get("ending") == HERE or (isinstance(evidence, list) and mine in evidence):
+            votes.clear()
+            s.cleared.add(prev)
+            return False
+        if prev in s.cleared:
+            return False
+        votes.setdefault(vote.envelope.sender, vote)
+        recent = set(list(s.steps)[-_AHEAD:])
+        for old in [k for k in s.against if k not in recent]:
+            del s.against[old]
+        return all(p in votes for p in survivors(s, s.me))
 
     def _seated(self) -> None:
         """A seat has just been taken over: the table makes its part of the step, and this

@@ -148,6 +148,10 @@ class GameState:
     round: Round | None = None
     hand_msgs: list[tuple[StepKind, int, dict[str, Any]]] = field(default_factory=list)
     later: list[SignedMessage] = field(default_factory=list)
+    # Votes about this seat for a recent step it completed with its own part (the protocol's
+    # _voted_out), and the steps where a vote showed the others held that part.
+    against: dict[bytes, dict[int, SignedMessage]] = field(default_factory=dict)
+    cleared: set[bytes] = field(default_factory=set)
     left: dict[int, bytes] = field(default_factory=dict)  # a player's signed leave, once seen
     voted: set[bytes] = field(default_factory=set)  # steps (by prev) this peer has voted in
     # The first lead's roll call (rollcall.py): the step it is for, and each player's nolead.
