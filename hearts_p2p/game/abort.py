@@ -29,6 +29,7 @@ __all__ = [
     "after_abort",
     "end_held",
     "held",
+    "no_genesis",
     "pair",
     "receive_abort",
     "resume_stop",
@@ -44,6 +45,10 @@ ONE_STEP = "sent two different messages for one step"
 # A peer's own word, as its abort message says it (the ``ending`` field).
 ENDINGS = {Termination.LEFT: "left", Termination.GONE: "gone", Termination.STALLED: "stalled"}
 _BY_WORD = {word: t for t, word in ENDINGS.items()}
+# The kinds a second message under a number never is (SPEC 6.10 step 5): an abort, a takeover
+# round's, a return's, and those outside the numbers (a nolead shares one with a message of its
+# step; a sit is a newcomer's, signed by its own key).
+_NOT_SECOND = frozenset({"abort", "takeover", "recover", "reclaim", "rejoin", NOLEAD, "sit"})
 
 
 def sign_abort(s: GameState, termination: Termination, reason: str, about: int | None) -> None:
@@ -63,6 +68,16 @@ def sign_abort(s: GameState, termination: Termination, reason: str, about: int |
     s.outbox.append(msg)
     s.frames.add(msg.raw)
     _stop(s, Abort(termination, about, s.me, (), reason), (msg,))
+
+
+def no_genesis(s: GameState, reason: str) -> None:
+    """The host has not sent the game's genesis within the timeout: the game never began, and
+    ends here with nothing logged and nothing signed (this peer has no seat to sign from)."""
+    if s.status is not Status.AWAITING_GENESIS:
+        return
+    s.status = Status.ABORTED
+    s.abort = Abort(Termination.GONE, 0, None, (), reason[:MAX_REASON])
+    s.events.append(Aborted(Termination.GONE, s.abort.reason, None, ""))
 
 
 def verdict(s: GameState, culprit: int, reason: str, evidence: tuple[SignedMessage, ...]) -> None:
@@ -136,8 +151,8 @@ def _upgrade(
     key: bytes | None,
 ) -> None:
     env = msg.envelope
-    if env.kind == NOLEAD:
-        return  # outside the numbers (rollcall.py): it shares one with a message of the step
+    if env.kind in _NOT_SECOND:
+        return  # outside the numbers, or judged elsewhere: never a second message (SPEC 6.10)
     mine = [m for m in evidence if m.envelope.sender == a.culprit]  # a forgery is not its own
     if len({m.envelope.seq for m in mine}) < len(mine):
         return  # under one number already
