@@ -289,7 +289,10 @@ def audit_entries(
     if not messages:
         report.problems.append(Problem("file", "the log holds no game"))
         return report
-    genesis = _genesis(messages[0][1], report)
+    # A game the host ended at once, with a second message under its genesis's number, logs
+    # the pair in byte order (SPEC 6.11): the genesis may come second.
+    first = next((m for _, m in messages[:2] if m.envelope.kind == "genesis"), messages[0][1])
+    genesis = _genesis(first, report)
     if genesis is None:
         return report
     if workers is None:
@@ -337,8 +340,10 @@ def _replay(
     decoded = {i for i, _ in messages}
     rejected = [i for i in range(len(entries)) if i not in decoded]
     keys = [p.key for p in genesis.players]
-    # The genesis, first, was checked under its host's key by ``_genesis``.
-    with AheadChecks([m for _, m in messages], keys, workers, checked=1) as ahead:
+    # The genesis, first, was checked under its host's key by ``_genesis`` (second, after the
+    # host's other message under its number, it is checked with the rest).
+    checked = 1 if messages[0][1].envelope.kind == "genesis" else 0
+    with AheadChecks([m for _, m in messages], keys, workers, checked=checked) as ahead:
         for j, (i, msg) in enumerate(messages):
             by_sender = ahead.signed_by_sender(j)
             problem = None if by_sender else _signature_problem(genesis, proto, i, msg)
