@@ -72,6 +72,8 @@ class Links(Protocol):
     def add_member(self, key: bytes) -> None: ...
 
 
+# Where a clock may give up on a peer: before the genesis, on the host that never sent it.
+_PLAYING = (Status.RUNNING, Status.AWAITING_GENESIS)
 MOVE_CLOCK_SHARE = 0.75  # of the absent timeout: an honest node decides well before others wait
 MOVE_WARNING = 20.0  # seconds before the move clock runs out that the person is told
 SYNC_SPACING = 0.25  # seconds between two fsyncs of the log: power loss costs at most this much
@@ -687,7 +689,7 @@ class GameRunner:
             # The gone clock names a disconnected one; a connected peer awaited beside it may
             # only be waiting on it (its vote on a seat that left with another, SPEC 6.14).
             return
-        if p.status is Status.RUNNING and waiting:
+        if p.status in _PLAYING and waiting:
             p.give_up_on(waiting[0], self.config.absent_timeout, stalled=True)
             await self._flush()
 
@@ -701,7 +703,9 @@ class GameRunner:
 
     async def _give_up(self, peer: bytes) -> None:
         player = self._player_of_key(peer)
-        if player is not None and self.protocol.status is Status.RUNNING:
+        if player is None and peer == self.protocol.host_key and self.protocol.genesis is None:
+            player = 0  # the host, gone before it started the game
+        if player is not None and self.protocol.status in _PLAYING:
             self.protocol.give_up_on(player, self.config.absent_timeout)
             await self._flush()
 
