@@ -5,8 +5,8 @@ pass keys and an end-of-hand audit; see ``protocol/SPEC.md``. Pure: messages in,
 """
 
 from .curve import CARD_POINTS, ORDER
-from .group import encrypt
 from .errors import DeckCheatError, DeckEchoMismatch, DeckError, DeckMessageError, DeckUsageError
+from .group import encrypt
 from .loopback import Loopback
 from .messages import (
     DealKeys,

@@ -19,11 +19,11 @@ from typing import Any, Protocol
 from . import curve
 
 __all__ = [
+    "P256",
     "Element",
     "Group",
     "GroupKey",
     "KeyCache",
-    "P256",
     "active",
     "card_of",
     "card_point_key",

@@ -17,9 +17,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from ..cards import CARDS, mask_of
 from .commitments import NONCE_LEN, echo_digest, lock_commitment, pass_commitment
 from .curve import ORDER, InvalidPoint, scalar_from_bytes
+from .errors import DeckCheatError, DeckEchoMismatch, DeckError, DeckMessageError, DeckUsageError
 from .group import Element as Point
 from .group import KeyCache, card_of, card_point_key, load_x, multiply, scalar_key
-from .errors import DeckCheatError, DeckEchoMismatch, DeckError, DeckMessageError, DeckUsageError
 from .messages import (
     DealKeys,
     Echo,

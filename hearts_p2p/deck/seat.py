@@ -16,8 +16,8 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from ..cards import CARDS, mask_of
 from .commitments import NONCE_LEN, lock_commitment, pass_commitment
 from .curve import ORDER, scalar_bytes, scalar_from_bytes
-from .group import multiply, scalar_key
 from .errors import DeckUsageError
+from .group import multiply, scalar_key
 from .messages import (
     DealKeys,
     Echo,
