@@ -7,8 +7,9 @@ claim holds (each card above every card of its suit still out, or no scoring car
 that holds ends the hand: the claimer takes every card still out, every seat reveals its deck
 secrets (the hand stops as after an alarm, blaming no one) and the end-of-hand replay checks the
 claim again with every card known. A claim that does not hold is logged, refused and blames no
-one: the same seat then plays, in a play step of the same number. A claim whose proofs fail, or
-that shows less than the whole hand, or comes from a seat not on lead, is a cheat.
+one: the same seat then plays a card, in a play step of the same number. A claim whose proofs
+fail, or that shows less than the whole hand, or comes from a seat not on lead, or comes again in
+the play step that follows its refusal, is a cheat.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def with_claims(
             play.advance(s, done)
             return
         _after_claim(s, made)
+        if made.refusal is not None:
+            s.refused = (done.hand, done.name)  # the same play again: a card this time
         (again if made.refusal is not None else then)(s)
 
     return StepRule(check, advance, play.send)
@@ -72,6 +75,10 @@ def _check_claim(s: GameState, player: int, body: dict[str, Any]) -> ClaimMade:
         raise IllegalActionError("malformed claim", seat)
     if not s.game.hand.claims_allowed:
         raise IllegalActionError("these rules have no claims", seat)
+    if s.refused == (s.step.hand, s.step.name):
+        # Its claim in this play was refused: it plays a card now. Claiming again would make
+        # a new step of each refusal, and hold the table for ever.
+        raise IllegalActionError("claimed again after its claim was refused", seat)
     cards = s.flow.accept_shows(seat, body["claim"], s.game.rules.cards_each)
     return ClaimMade(seat, cards, s.game.hand.claim_refusal(seat, cards))
 

@@ -158,6 +158,7 @@ class GameState:
     rolled_prev: bytes = b""
     rolled: dict[int, SignedMessage] = field(default_factory=dict)
     unclaimed: int = 0  # the card (a mask) every player said was not its: the hand stopped
+    refused: tuple[int, str] | None = None  # (hand, play step) whose claim was refused
     # Coming back (reclaim.py, rekey.py): pass keys re-keyed by a return, the reclaims held
     # for the next hand boundary (by player), the return under way at this boundary, the
     # steps whose part this seat must not send (it was voted out there) and the returns so far

@@ -118,6 +118,38 @@ def test_a_claim_that_does_not_hold_is_refused_blaming_no_one(tmp_path: Path) ->
     assert report.valid and report.status == "finished", report.problems
 
 
+def test_claiming_again_after_a_refusal_is_named_and_never_holds_the_table(
+    tmp_path: Path,
+) -> None:
+    """A seat whose claim was refused claims again in the play step that follows, as it could
+    for ever (each refusal a new step, so no stall clock fired): a cheat every peer names on
+    its own signed claim, and the audit too."""
+    claims: list[bool] = []
+
+    def choose(player: int, p: GameProtocol) -> bool:
+        view = p.choice_needed()
+        if player != CHEATER or view is None or p.game is None or len(claims) >= 2:
+            return False
+        hand = p.game.hand
+        if p.step.kind is not StepKind.OPEN or hand is None or hand.trick or not hand.tricks:
+            return False
+        assert p.my_seat is not None
+        if hand.claim_refusal(p.my_seat, hand.hands[p.my_seat]) is None:
+            return False
+        msg = forge(p, shows(p, whole_hand(p)))
+        p.receive(msg)
+        send_to_all(table, player, msg)
+        claims.append(True)
+        return True
+
+    table = Table(GONGZHU, seed=4)
+    table.choose = choose
+    table.run()
+    assert len(claims) == 2
+    assert_named(table, CHEATER, reason="claimed again after its claim was refused")
+    assert_audit_names_the_cheat(table, tmp_path)
+
+
 def test_a_claim_showing_part_of_the_hand_is_named_by_every_peer(tmp_path: Path) -> None:
     table = Table(GONGZHU, seed=4)
     done = claim_on_lead(table, lambda p: shows(p, whole_hand(p)[1:]))
