@@ -57,6 +57,7 @@ class Adversary(SimPeer):
         super().__init__(world, index, identity, secret, bot)
         self.attacks = attacks
         self.sent: list[bytes] = []  # every frame it signed, for its replays
+        self._claimed: tuple[int, str] | None = None  # the play step of its last claim
         if Attack.STALL in attacks:
             self.slow = 0.9 / 0.75  # 0.9 of the timeout: past the move clock, under the stall
 
@@ -136,6 +137,7 @@ class Adversary(SimPeer):
         cards = tuple(int(c) for c in cards_of(h.hands[seat]))
         if not cards:
             return False
+        self._claimed = (p.step.hand, p.step.name)
         p._send(p.step.name, claim_body(s, cards))
         return True
 
@@ -147,7 +149,9 @@ class Adversary(SimPeer):
     def _decide(self, token: int, view: SeatView) -> None:
         if self._choosing != token or not self.alive:
             return
-        if Attack.CLAIM in self.attacks and self.rng.random() < 0.7 and self._claim():
+        step = self.protocol.step
+        again = self._claimed == (step.hand, step.name)  # refused: it claims again, for ever
+        if Attack.CLAIM in self.attacks and (again or self.rng.random() < 0.7) and self._claim():
             self._choosing = 0
             self.flush()
             return

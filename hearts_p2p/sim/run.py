@@ -16,7 +16,7 @@ from ..deck import group
 from .fastgroup import FastGroup
 from .invariants import Broken, Violation, check
 from .scenario import Scenario, draw
-from .world import World
+from .world import World, scored
 
 __all__ = [
     "Campaign",
@@ -38,7 +38,7 @@ class RunResult:
     entries: int  # the longest honest log
     events: int
     seconds: float  # simulated
-    hands: int  # hands begun
+    hands: int  # hands scored
     ending: str  # finished / aborted / running (the hands asked were played)
     combos: set[tuple[str, str, str]]
     milestones: Counter[str]
@@ -58,7 +58,7 @@ def run_scenario(scenario: Scenario, *, real_group: bool = False) -> RunResult:
             violations, report = [Violation(Broken.FAILED, failure)], None
     honest = [p for p in world.honest() if p.alive]
     milestones = Counter(world.coverage.milestones)
-    hands = max((p.protocol.step.hand for p in honest), default=0)
+    hands = max((scored(p.protocol) for p in honest), default=0)
     ending = "running"
     if honest and all(p.finished for p in honest):
         ending = honest[0].protocol.status.value

@@ -36,6 +36,12 @@ class Coverage:
     milestones: Counter[str] = field(default_factory=Counter)
 
 
+def scored(proto: GameProtocol) -> int:
+    """Hands this peer has seen scored (the next deck's steps run during a hand's play, so the
+    step's hand number runs ahead)."""
+    return len(proto.game.results) if proto.game is not None else 0
+
+
 class World:
     """The table of ``scenario``: every peer's real protocol on a simulated network."""
 
@@ -120,7 +126,7 @@ class World:
                 return False  # it comes back: wait for it
             if p.finished:
                 continue
-            if p.protocol.step.hand <= self.scenario.max_hands:
+            if scored(p.protocol) < self.scenario.max_hands:
                 return False
         return True
 
