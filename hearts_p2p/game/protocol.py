@@ -304,6 +304,19 @@ class GameProtocol:
                 return [p for p in survivors(s, r.about) if p not in r.shares]
         return lead_awaited(s, s.step.waiting_for())
 
+    def owing(self) -> list[int]:
+        """Players whose own part of the current step has not come: what their time banks
+        count (``timebank.py``). Nobody's while a takeover round is open (its votes
+        and shares are the software's, and a survivor waits on its own clock there) or at a
+        roll call (the holder is not known: the roll call names it)."""
+        s = self._s
+        if s.status is not Status.RUNNING or awaits_holder(s):
+            return []
+        r = s.round
+        if r is not None and r.prev == s.step.prev and r.state is not RoundState.PRESENT:
+            return []
+        return [p for p in s.step.waiting_for() if p not in s.table]
+
     def roll_call(self) -> bool:
         """The first lead has waited past the timeout: if the lead card is not this seat's,
         say so (``nolead``, rollcall.py), so that the one left is the holder, named by the

@@ -41,6 +41,7 @@ from ..frontend import (
 )
 from ..game import GameProtocol, HandStarted, ProtocolError, SitAsked, Status, StepKind
 from ..game.sitdown import SIT
+from ..game.timebank import TimeBank
 from ..log import GameLog, SecretStore
 from ..wire import SignedMessage, WireError, decode_frame, decode_peer_frame
 from .watch import watching_line
@@ -149,6 +150,7 @@ class GameRunner:
         self._choosing = False
         self._tidied = False  # a hand has begun: what lived then is frozen (_tidy)
         self._gone_since: dict[bytes, float] = {}
+        self._bank = TimeBank(config.absent_timeout)
         self._nursery: trio.Nursery | None = None
         # A front end that shows no plays says so (a bot, a headless peer): no view per play.
         protocol.views = getattr(front, "shows_plays", True)
@@ -430,8 +432,11 @@ class GameRunner:
 
     @property
     def move_clock(self) -> float:
-        """How long this seat's front end may take to decide before the computer plays."""
-        return self.config.absent_timeout * MOVE_CLOCK_SHARE
+        """How long this seat's front end may take to decide before the computer plays: three
+        quarters of the timeout, and never more than what is left of its bank for the hand."""
+        p = self.protocol
+        left = self._bank.left(p.me, p.step.hand) if p.me is not None else self._bank.bank
+        return min(self.config.absent_timeout * MOVE_CLOCK_SHARE, left)
 
     async def _decide(self, view: SeatView) -> Action:
         """The front end's choice, or, past the move clock, the heuristic bot's for it: a
@@ -446,7 +451,11 @@ class GameRunner:
                 return action
             nursery.cancel_scope.cancel()
         action = make_bot("heuristic", 0).choose(view)
-        why = f"no move in {clock:.0f} s: the computer plays {_action_text(action)} for you"
+        played = f"the computer plays {_action_text(action)} for you"
+        if clock < self.config.absent_timeout * MOVE_CLOCK_SHARE:
+            why = f"your time for this hand is used up: {played}"
+        else:
+            why = f"no move in {clock:.0f} s: {played}"
         await self.front.notify(Notice(why))
         return action
 
@@ -655,6 +664,10 @@ class GameRunner:
                 progress, since_step = self._progress(), now
             elif now - since_step >= self.config.absent_timeout:
                 self._post(functools.partial(self._give_up_on_staller, progress))
+            p = self.protocol
+            for player in self._bank.tick(now, p.step.hand, p.owing()):
+                if player != p.me:
+                    self._post(functools.partial(self._out_of_time, player))
 
     async def _say_nolead(self, began: bytes) -> None:
         """The step has waited a timeout since it began: at a roll call, this seat says the
@@ -691,6 +704,14 @@ class GameRunner:
             return
         if p.status in _PLAYING and waiting:
             p.give_up_on(waiting[0], self.config.absent_timeout, stalled=True)
+            await self._flush()
+
+    async def _out_of_time(self, player: int) -> None:
+        """``player`` has spent its bank for the hand and a timeout more (``TimeBank``): it is
+        holding the table up, step by step, and is named as a staller is."""
+        p = self.protocol
+        if p.status is Status.RUNNING and player in p.owing() and not self._gone(player):
+            p.give_up_on(player, self.config.absent_timeout, stalled=True)
             await self._flush()
 
     def _gone(self, player: int) -> bool:

@@ -17,6 +17,8 @@ Attacks:
               sends no signed message (it stays connected, its kernel answering)
   nolead      the first time it holds 2♣ at a first lead, it says ``nolead`` (the card is not
               its) in place of leading it, and from then on sends no signed message
+  slow        holds each of its own signed messages 0.9 of the table's timeout before sending
+              it: never long enough, on any one step, for the stall clock
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from enum import StrEnum
 from typing import Any, cast
+
+import trio
 
 from hearts_p2p.cards import CLUB_2
 from hearts_p2p.cli.main import main
@@ -43,6 +47,7 @@ class Attack(StrEnum):
     LATE = "late"
     SILENT_LEAD = "silent-lead"
     NOLEAD = "nolead"
+    SLOW = "slow"
 
 
 def overlong(msg: SignedMessage) -> bytes:
@@ -75,6 +80,7 @@ class HostileLinks:
         self._twins: dict[bytes, bytes] = {}  # equivocate: the pass commit -> its twin
         self._accusation: tuple[bytes, bytes] | None = None  # accuse: (replaced, accusation)
         self._first_play: SignedMessage | None = None  # late: its first play of hand 1
+        self._slow_said = False
         self._late_sent = False
         self._lead: tuple[bytes, bytes | None] | None = None  # its lead of 2♣ -> what goes out
 
@@ -106,6 +112,11 @@ class HostileLinks:
 
     async def broadcast(self, payload: bytes) -> frozenset[bytes]:
         missed: set[bytes] = set()
+        if self.attack is Attack.SLOW and _signed(payload) is not None:
+            if not self._slow_said:
+                self._slow_said = True
+                _say(f"holds each of its messages {0.9 * TIMEOUT:.1f} s")
+            await trio.sleep(0.9 * TIMEOUT)
         for peer in self.peers:
             frame = self._outgoing(peer, payload)
             if frame is not None and not await self._quietly(peer, frame):
@@ -218,6 +229,11 @@ def _install(attack: Attack) -> None:
     runner.GameRunner.__init__ = init  # type: ignore[method-assign]
 
 
+TIMEOUT = 120.0  # the table's, as the bot's command line gives it
+
+
 if __name__ == "__main__":
+    if "--timeout" in sys.argv:
+        TIMEOUT = float(sys.argv[sys.argv.index("--timeout") + 1])
     _install(Attack(sys.argv[1]))
     sys.exit(main(["bot", *sys.argv[2:]]))

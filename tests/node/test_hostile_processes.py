@@ -192,6 +192,24 @@ def test_an_accusation_without_evidence_blames_no_one(tmp_path: Path) -> None:
     assert aborts == []  # the accusation is in no honest log
 
 
+def test_a_seat_slow_on_every_message_is_taken_over_when_its_time_for_the_hand_is_up(
+    tmp_path: Path,
+) -> None:
+    """The hostile seat holds each of its messages 0.9 of the timeout: no one step ever waits
+    the whole timeout on it, so the stall clock alone never fired and each hand took some 25
+    timeouts. Its time bank for the hand (two timeouts) and one timeout more run out at every
+    honest peer: they take the seat over as stalled and finish, one log, nobody named."""
+    timeout = 3.0
+    start = time.monotonic()
+    with Table(tmp_path, timeout=timeout, attack="slow") as t:
+        codes = t.wait_honest()
+    took = time.monotonic() - start
+    assert codes == [0, 0, 0], t.detail()
+    assert "hostile bot: holds each of its messages" in t.outs[ODD].read_text()
+    t.finished_with_the_odd_seat_taken_over(hand=1)
+    assert took < BOUND
+
+
 @pytest.mark.parametrize("killed", [ODD, 0], ids=["bot", "host"])
 def test_a_peer_killed_for_good_is_taken_over_and_a_rerun_blames_no_one(
     killed: int, tmp_path: Path
