@@ -61,6 +61,12 @@ class Adversary(SimPeer):
         if Attack.STALL in attacks:
             self.slow = 0.9 / 0.75  # 0.9 of the timeout: past the move clock, under the stall
 
+    def think_time(self) -> float:
+        """A staller ignores its bank: 0.9 of the timeout over every decision."""
+        if Attack.STALL in self.attacks:
+            return 0.9 * self.world.timeout
+        return super().think_time()
+
     # -- its own moments -------------------------------------------------------------------
 
     def plan(self) -> None:

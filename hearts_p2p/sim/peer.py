@@ -24,6 +24,7 @@ from ..control import Done, Sync, Synced, encode, parse_control
 from ..engine import Action, SeatView
 from ..game import GameProtocol, ProtocolError, SitAsked, Status
 from ..game.state import Window
+from ..game.timebank import TimeBank
 from ..identity import Identity
 from ..wire import SignedMessage, WireError, decode_frame, decode_peer_frame
 
@@ -91,6 +92,7 @@ class SimPeer:
         self._began = self.protocol.step.prev
         self._since_began = self.world.clock.now
         self._nolead_said = False
+        self._bank = TimeBank(self.world.timeout)
         self._generation = getattr(self, "_generation", 0) + 1
         self._status = self.protocol.status
 
@@ -259,8 +261,11 @@ class SimPeer:
         self.world.clock.after(self.think_time(), lambda: self._decide(token, view))
 
     def think_time(self) -> float:
-        """How long this seat's person (or bot) takes: the computer plays at the move clock."""
-        clock = self.world.timeout * MOVE_CLOCK_SHARE
+        """How long this seat's person (or bot) takes: the computer plays at the move clock,
+        three quarters of the timeout and never past the seat's bank for the hand."""
+        p = self.protocol
+        left = self._bank.left(p.me, p.step.hand) if p.me is not None else self._bank.bank
+        clock = min(self.world.timeout * MOVE_CLOCK_SHARE, left)
         if self.slow:
             return clock * self.slow
         return min(clock, self.rng.expovariate(1 / 0.3))
@@ -309,6 +314,17 @@ class SimPeer:
             self._progress, self._since_step = progress, now
         elif now - self._since_step >= timeout:
             self._job(self._give_up_on_staller, progress)
+        for player in self._bank.tick(now, p.step.hand, p.owing()):
+            if player != p.me:
+                self._job(self._out_of_time, player)
+
+    def _out_of_time(self, player: int) -> None:
+        p = self.protocol
+        if p.status is Status.RUNNING and player in p.owing() and not self._gone(player):
+            self.world.note(self, f"p{player} has used its time for the hand")
+            self.world.note_give_up(self, player, stalled=True)
+            p.give_up_on(player, self.world.timeout, stalled=True)
+            self.flush()
 
     def _job(self, job: Callable[[Any], None], arg: Any) -> None:
         """A job the clock posts to the game task: it runs after what is queued already."""

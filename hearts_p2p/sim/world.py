@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..game import GameProtocol, Genesis, Player, Status
+from ..game.timebank import BANK_SHARE
 from ..identity import Identity
 from ..wire import SignedMessage
 from .adversary import Adversary
@@ -106,12 +107,12 @@ class World:
     @property
     def time_bound(self) -> float:
         """How long the table may take before it counts as held: a normal hand's time for each
-        hand, and for each fault and each hostile seat a few timeouts per hand (its takeover
-        and recovery) and its own stalls: up to 0.9 of the timeout per message, as a hand asks
-        about 30 of a seat."""
+        hand, and, for each fault and each hostile seat, what the clocks let one seat cost a
+        hand: its bank and one timeout more (``TimeBank``), a step's stall, a takeover round
+        and a return, each within a timeout."""
         s = self.scenario
         hands = s.max_hands + 1
-        per_seat = 4 * self.timeout + 40 * 0.9 * self.timeout
+        per_seat = (BANK_SHARE + 4) * self.timeout
         trouble = len(s.faults) + len(s.hostile)
         return hands * (HAND_SECONDS + trouble * per_seat) + 60.0
 
