@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .rules import PRESETS, Moon, Ties
+from .system import current
 
 __all__ = ["KEYS", "ConfigError", "Setting", "config_path", "load", "save", "set_value"]
 
@@ -89,9 +90,10 @@ KEYS: dict[str, Setting] = {
 
 
 def config_path(env: Mapping[str, str] = os.environ) -> Path:
-    """Where the file lives: under ``$XDG_CONFIG_HOME``, else ``~/.config``."""
-    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "hearts-p2p" / "config.toml"
+    """Where the file lives: under ``$XDG_CONFIG_HOME``, else the OS's settings folder
+    (``~/.config`` on Linux, ``~/Library/Application Support`` on macOS, ``%LOCALAPPDATA%`` on
+    Windows)."""
+    return current().folders.config(env) / "config.toml"
 
 
 def load(path: Path) -> dict[str, str | int | bool]:

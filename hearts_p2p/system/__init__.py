@@ -1,0 +1,66 @@
+"""What differs between Linux, macOS and Windows, behind a few small interfaces.
+
+Each module holds one concern — network interfaces, pinning a socket to one, a directory
+lock, folders, private files, the memory probe, bot children — with one implementation per
+OS. They are chosen here, in one place, from ``sys.platform``; everything above asks
+``current()`` and never tests the platform itself. Tests build the other OSes' platforms with
+their OS calls faked (``platform_for``), so each OS's own logic runs on any machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from dataclasses import dataclass
+from typing import Literal
+
+from .children import Children, NewProcessGroup, NewSession
+from .folders import Folders, MacFolders, WindowsFolders, XdgFolders
+from .memory import LinuxMemory, MacMemory, MemoryProbe, WindowsMemory
+from .netifs import Interfaces, PosixInterfaces, WindowsInterfaces
+from .pinning import LinuxPinning, MacPinning, Pinning, WindowsPinning
+from .privacy import PosixPrivacy, Privacy, WindowsPrivacy
+
+__all__ = ["OSName", "Platform", "current", "os_name", "platform_for"]
+
+OSName = Literal["linux", "darwin", "win32"]
+
+
+def os_name(platform: str = sys.platform) -> OSName:
+    """The OS family of ``sys.platform``: the BSDs and other Unixes play as Linux does."""
+    if platform == "darwin":
+        return "darwin"
+    if platform == "win32":
+        return "win32"
+    return "linux"
+
+
+@dataclass(frozen=True)
+class Platform:
+    """One OS's implementation of every interface."""
+
+    name: OSName
+    interfaces: Interfaces
+    pinning: Pinning
+    folders: Folders
+    privacy: Privacy
+    memory: MemoryProbe
+    children: Children
+
+
+def platform_for(name: OSName) -> Platform:
+    """The implementations for ``name``, with that OS's real calls (made only when used)."""
+    if name == "darwin":
+        return Platform(name, PosixInterfaces("lo0"), MacPinning(), MacFolders(),
+                        PosixPrivacy(), MacMemory(), NewSession())  # fmt: skip
+    if name == "win32":
+        return Platform(name, WindowsInterfaces(), WindowsPinning(), WindowsFolders(),
+                        WindowsPrivacy(), WindowsMemory(), NewProcessGroup())  # fmt: skip
+    return Platform(name, PosixInterfaces("lo"), LinuxPinning(), XdgFolders(),
+                    PosixPrivacy(), LinuxMemory(), NewSession())  # fmt: skip
+
+
+@functools.cache
+def current() -> Platform:
+    """This machine's platform."""
+    return platform_for(os_name())
