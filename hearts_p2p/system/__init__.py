@@ -1,10 +1,11 @@
 """What differs between Linux, macOS and Windows, behind a few small interfaces.
 
-Each module holds one concern — network interfaces, pinning a socket to one, a directory
-lock, folders, private files, the memory probe, bot children — with one implementation per
-OS. They are chosen here, in one place, from ``sys.platform``; everything above asks
-``current()`` and never tests the platform itself. Tests build the other OSes' platforms with
-their OS calls faked (``platform_for``), so each OS's own logic runs on any machine.
+Each module holds one concern — network interfaces, pinning a socket to one, folders, private
+files, the memory probe, child processes, the console's colours — with one implementation per
+OS; the directory lock (``dirlock``) is one call whose OS cases ``filelock`` holds. They are
+chosen here, in one place, from ``sys.platform``: everything above asks ``current()`` and never
+tests the platform itself. Tests build the other OSes' implementations with their OS calls
+faked, so each OS's own logic runs on any machine.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .children import Children, NewProcessGroup, NewSession
+from .console import Console, PosixConsole, WindowsConsole
 from .folders import Folders, MacFolders, WindowsFolders, XdgFolders
 from .memory import LinuxMemory, MacMemory, MemoryProbe, WindowsMemory
 from .netifs import Interfaces, PosixInterfaces, WindowsInterfaces
@@ -46,18 +48,25 @@ class Platform:
     privacy: Privacy
     memory: MemoryProbe
     children: Children
+    console: Console
 
 
 def platform_for(name: OSName) -> Platform:
     """The implementations for ``name``, with that OS's real calls (made only when used)."""
     if name == "darwin":
-        return Platform(name, PosixInterfaces("lo0"), MacPinning(), MacFolders(),
-                        PosixPrivacy(), MacMemory(), NewSession())  # fmt: skip
+        return Platform(
+            name, PosixInterfaces("lo0"), MacPinning(), MacFolders(), PosixPrivacy(),
+            MacMemory(), NewSession(), PosixConsole(),
+        )  # fmt: skip
     if name == "win32":
-        return Platform(name, WindowsInterfaces(), WindowsPinning(), WindowsFolders(),
-                        WindowsPrivacy(), WindowsMemory(), NewProcessGroup())  # fmt: skip
-    return Platform(name, PosixInterfaces("lo"), LinuxPinning(), XdgFolders(),
-                    PosixPrivacy(), LinuxMemory(), NewSession())  # fmt: skip
+        return Platform(
+            name, WindowsInterfaces(), WindowsPinning(), WindowsFolders(), WindowsPrivacy(),
+            WindowsMemory(), NewProcessGroup(), WindowsConsole(),
+        )  # fmt: skip
+    return Platform(
+        name, PosixInterfaces("lo"), LinuxPinning(), XdgFolders(), PosixPrivacy(),
+        LinuxMemory(), NewSession(), PosixConsole(),
+    )  # fmt: skip
 
 
 @functools.cache

@@ -58,13 +58,14 @@ if sys.platform == "win32":
         return int(counters.WorkingSetSize)
 
 else:
-    import resource
 
     def _page_size() -> int:
         return os.sysconf("SC_PAGE_SIZE")
 
     def _max_rss() -> int:
         """``ru_maxrss``: KiB on Linux, bytes on macOS."""
+        import resource  # here, not above: importing this module must not need a Unix
+
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
     def _working_set() -> int:
