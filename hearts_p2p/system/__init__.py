@@ -10,7 +10,6 @@ faked, so each OS's own logic runs on any machine.
 
 from __future__ import annotations
 
-import functools
 import sys
 from dataclasses import dataclass
 from typing import Literal
@@ -69,7 +68,12 @@ def platform_for(name: OSName) -> Platform:
     )  # fmt: skip
 
 
-@functools.cache
+_platform: Platform | None = None
+
+
 def current() -> Platform:
-    """This machine's platform."""
-    return platform_for(os_name())
+    """This machine's platform (chosen once; a test may set ``_platform`` to simulate one)."""
+    global _platform
+    if _platform is None:
+        _platform = platform_for(os_name())
+    return _platform
