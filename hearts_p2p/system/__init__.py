@@ -1,11 +1,11 @@
 """What differs between Linux, macOS and Windows, behind a few small interfaces.
 
 Each module holds one concern — network interfaces, pinning a socket to one, folders, private
-files, the memory probe, child processes, the console's colours — with one implementation per
-OS; the directory lock (``dirlock``) is one call whose OS cases ``filelock`` holds. They are
-chosen here, in one place, from ``sys.platform``: everything above asks ``current()`` and never
-tests the platform itself. Tests build the other OSes' implementations with their OS calls
-faked, so each OS's own logic runs on any machine.
+files, the memory probe, child processes, the console's colours, TCP keepalive — with one
+implementation per OS; the directory lock (``dirlock``) is one call whose OS cases
+``filelock`` holds. They are chosen here, in one place, from ``sys.platform``: everything above
+asks ``current()`` and never tests the platform itself. Tests build the other OSes'
+implementations with their OS calls faked, so each OS's own logic runs on any machine.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Literal
 from .children import Children, NewProcessGroup, NewSession
 from .console import Console, PosixConsole, WindowsConsole
 from .folders import Folders, MacFolders, WindowsFolders, XdgFolders
+from .keepalive import LINUX, MAC, WINDOWS, KeepAlive
 from .memory import LinuxMemory, MacMemory, MemoryProbe, WindowsMemory
 from .netifs import Interfaces, PosixInterfaces, WindowsInterfaces
 from .pinning import LinuxPinning, MacPinning, Pinning, WindowsPinning
@@ -48,6 +49,7 @@ class Platform:
     memory: MemoryProbe
     children: Children
     console: Console
+    keepalive: KeepAlive
 
 
 def platform_for(name: OSName) -> Platform:
@@ -55,16 +57,16 @@ def platform_for(name: OSName) -> Platform:
     if name == "darwin":
         return Platform(
             name, PosixInterfaces("lo0"), MacPinning(), MacFolders(), PosixPrivacy(),
-            MacMemory(), NewSession(), PosixConsole(),
+            MacMemory(), NewSession(), PosixConsole(), MAC,
         )  # fmt: skip
     if name == "win32":
         return Platform(
             name, WindowsInterfaces(), WindowsPinning(), WindowsFolders(), WindowsPrivacy(),
-            WindowsMemory(), NewProcessGroup(), WindowsConsole(),
+            WindowsMemory(), NewProcessGroup(), WindowsConsole(), WINDOWS,
         )  # fmt: skip
     return Platform(
         name, PosixInterfaces("lo"), LinuxPinning(), XdgFolders(), PosixPrivacy(),
-        LinuxMemory(), NewSession(), PosixConsole(),
+        LinuxMemory(), NewSession(), PosixConsole(), LINUX,
     )  # fmt: skip
 
 
