@@ -145,7 +145,7 @@ def discovery_flags(p: argparse.ArgumentParser, what: str) -> None:
         "--interface",
         action="append",
         metavar="NAME",
-        help=f"network interface for {what} (repeatable; default ${ENV_INTERFACE}, else lo)",
+        help=f"network interface for {what} (repeatable; default ${ENV_INTERFACE}, else loopback)",
     )
     p.add_argument(
         "--broadcast", action="store_true", help="discover by broadcast instead of multicast"
