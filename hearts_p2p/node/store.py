@@ -90,7 +90,7 @@ class DataDir:
         f = os.fdopen(open_private(self.root / "lock", os.O_WRONLY), "wb")
         if not try_lock(f.fileno()):
             f.close()
-            raise DataDirBusy(f"another hearts process is playing from {self.root}") from None
+            raise DataDirBusy(f"another hearts process is playing from {self.root}")
         self._lock = f
 
     @property
