@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import getpass
 from pathlib import Path
 
 import pytest
 
+from hearts_p2p.cli.args import data_dir_for
 from hearts_p2p.config import config_path
 from hearts_p2p.node.store import default_data_dir
 from hearts_p2p.system.folders import MacFolders, WindowsFolders, XdgFolders
@@ -59,3 +61,24 @@ def test_the_data_folder_and_settings_file_follow_the_platform(
     simulate("linux")
     assert default_data_dir() == home / ".local" / "share" / "hearts-p2p"
     assert config_path() == home / ".config" / "hearts-p2p" / "config.toml"
+
+
+@pytest.mark.parametrize(
+    ("name", "folder"),
+    [("con", "%63on"), ("NUL", "%4EUL"), ("com1", "%63om1"), ("Lpt9", "%4Cpt9"),
+     ("Ada", "Ada"), ("console", "console"), ("con%2Etxt", "con%2Etxt")],
+)  # fmt: skip
+def test_windows_keeps_a_players_folder_off_device_names(name: str, folder: str) -> None:
+    assert WindowsFolders().entry(name) == folder
+    assert XdgFolders().entry(name) == MacFolders().entry(name) == name
+
+
+def test_a_player_named_like_a_device_gets_a_folder_on_windows(
+    home: Path, simulate: Simulate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(getpass, "getuser", lambda: "ada")
+    simulate("win32")
+    assert data_dir_for("Con", is_bot=False).name == "%43on"
+    assert data_dir_for("Ada", is_bot=False) == default_data_dir()
+    simulate("linux")
+    assert data_dir_for("Con", is_bot=False).name == "Con"
