@@ -40,7 +40,7 @@ def _name(text: str) -> str:
 
 def _interface(text: str) -> str:
     names = [n.strip() for n in text.split(",") if n.strip()]
-    if not names or any(len(n) >= 16 or "/" in n or not n.isprintable() for n in names):
+    if not names or not all(current().interfaces.is_name(n) for n in names):
         raise ConfigError(f"{text!r} is not an interface name (e.g. eth0, or eth0,wlan0)")
     return ",".join(names)
 

@@ -57,6 +57,9 @@ class Interfaces(Protocol):
     def loopback(self) -> str:
         """The name of the interface a bare command stays on: it never reaches a network."""
 
+    def is_name(self, name: str) -> bool:
+        """Whether ``name`` could name an interface here (it need not exist)."""
+
     def lookup(self, name: str) -> Interface: ...
 
     def names(self) -> list[str]:
@@ -87,8 +90,11 @@ class PosixInterfaces:
     def loopback(self) -> str:
         return self._loopback
 
+    def is_name(self, name: str) -> bool:
+        return 0 < len(name) < _IFNAMSIZ and "/" not in name and name.isprintable()
+
     def lookup(self, name: str) -> Interface:
-        if not name or len(name) >= _IFNAMSIZ or "/" in name:
+        if not self.is_name(name):
             raise InterfaceError(f"{name!r} is not an interface name")
         for adapter in self._adapters():
             if adapter.name == name and adapter.index is not None:
@@ -109,8 +115,11 @@ class WindowsInterfaces:
     def loopback(self) -> str:
         return WINDOWS_LOOPBACK.name
 
+    def is_name(self, name: str) -> bool:
+        return bool(name.strip()) and len(name) <= _MAX_WINDOWS_NAME and name.isprintable()
+
     def lookup(self, name: str) -> Interface:
-        if not name.strip() or len(name) > _MAX_WINDOWS_NAME:
+        if not self.is_name(name):
             raise InterfaceError(f"{name!r} is not an interface name")
         if name.casefold() == WINDOWS_LOOPBACK.name:
             return WINDOWS_LOOPBACK

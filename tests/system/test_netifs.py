@@ -7,6 +7,7 @@ import ifaddr
 import pytest
 
 from hearts_p2p.cli.lan import lan_interfaces, loopback_note
+from hearts_p2p.config import ConfigError, set_value
 from hearts_p2p.netif import Interface, InterfaceError, interface, interfaces_from
 from hearts_p2p.system.netifs import WINDOWS_LOOPBACK, PosixInterfaces, WindowsInterfaces
 
@@ -105,3 +106,16 @@ def test_a_bare_command_stays_on_loopback_and_names_the_lan_interface(
     assert interface(lan).address != "127.0.0.1"
     monkeypatch.setenv("HEARTS_INTERFACE", lan)
     assert [i.name for i in interfaces_from(None)] == [lan]
+
+
+def test_a_windows_adapters_long_name_is_a_setting_there_only(simulate: Simulate) -> None:
+    """Windows names run past Linux's 15 characters (``Local Area Connection* 12``)."""
+    settings: dict[str, str | int | bool] = {}
+    simulate("win32")
+    set_value(settings, "interface", "Local Area Connection* 12, Wi-Fi")
+    assert settings == {"interface": "Local Area Connection* 12,Wi-Fi"}
+    simulate("linux")
+    with pytest.raises(ConfigError, match="is not an interface name"):
+        set_value(settings, "interface", "Local Area Connection* 12")
+    set_value(settings, "interface", "eth0")
+    assert settings == {"interface": "eth0"}
