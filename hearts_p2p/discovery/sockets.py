@@ -30,6 +30,8 @@ __all__ = [
     "receive_datagram",
 ]
 
+WSAEMSGSIZE = 10040  # <winerror.h>; errno names it on Windows only
+
 DEFAULT_GROUP = "239.255.72.83"
 DEFAULT_PORT = 47283
 
@@ -116,9 +118,12 @@ async def receive_datagram(sock: trio.socket.SocketType) -> tuple[bytes, str, in
         except OSError as e:
             # ICMP errors caused by earlier unicast replies surface here on Linux, and on
             # Windows as a reset (WSAECONNRESET); they say nothing about this socket's health.
+            # Windows also refuses a datagram larger than the buffer (WSAEMSGSIZE) where Linux
+            # and macOS hand its start over to be dropped: it is dropped all the same.
             if isinstance(e, ConnectionResetError | ConnectionRefusedError) or e.errno in (
                 errno.EHOSTUNREACH,
                 errno.ENETUNREACH,
+                WSAEMSGSIZE,
             ):
                 continue
             raise

@@ -137,3 +137,9 @@ async def test_a_reset_from_an_earlier_reply_is_not_the_sockets_end() -> None:
     """Windows reports an ICMP port unreachable as a reset on the next receive."""
     sock = FakeSocket(arrivals=[ConnectionResetError(10054, "reset"), (b"hi", ("10.0.0.2", 5))])
     assert await receive_datagram(sock) == (b"hi", "10.0.0.2", 5)  # type: ignore[arg-type]
+
+
+async def test_an_oversized_datagram_windows_refuses_is_dropped() -> None:
+    """Windows fails the receive (WSAEMSGSIZE) where Linux truncates; the listener goes on."""
+    sock = FakeSocket(arrivals=[OSError(10040, "message too long"), (b"ok", ("10.0.0.3", 6))])
+    assert await receive_datagram(sock) == (b"ok", "10.0.0.3", 6)  # type: ignore[arg-type]
