@@ -126,7 +126,7 @@ class WindowsInterfaces:
         for adapter in self._adapters():
             if name.casefold() in (adapter.name.casefold(), _friendly(adapter).casefold()):
                 return _ipv4(name, adapter)
-        raise InterfaceError(f"no interface named {name!r} (see Settings › Network for names)")
+        raise InterfaceError(f"no interface named {name!r} (Get-NetAdapter lists the names)")
 
     def names(self) -> list[str]:
         return [
