@@ -82,9 +82,12 @@ class PosixPrivacy:
 
 
 def _icacls(args: list[str]) -> None:
-    done = subprocess.run(
-        ["icacls", *args], capture_output=True, text=True, timeout=30, check=False
-    )
+    try:
+        done = subprocess.run(
+            ["icacls", *args], capture_output=True, text=True, timeout=30, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise PermissionError(f"cannot make {args[0]} private: icacls took over 30 s") from None
     if done.returncode != 0:
         why = (done.stdout + done.stderr).strip().splitlines()
         raise PermissionError(
