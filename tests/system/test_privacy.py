@@ -7,6 +7,8 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import SecretStore
 from hearts_p2p.system.privacy import O_BINARY, O_NOINHERIT, PosixPrivacy, WindowsPrivacy
@@ -71,3 +73,33 @@ def test_keys_and_secrets_on_windows_are_made_private(tmp_path: Path, simulate: 
     assert {p.name for p, _ in rec.opened} == {"identity.tmp", "g.tmp"}
     assert all(flags & O_BINARY for _, flags in rec.opened)
     assert len((tmp_path / "data" / "identity.key").read_bytes()) == 32
+
+
+def _fake_icacls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str) -> Path:
+    """An ``icacls`` on the PATH that writes down its arguments, then runs ``script``."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    tool = bin_dir / "icacls"
+    tool.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{tmp_path}/args"\n{script}\n')
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return tmp_path / "args"
+
+
+def test_windows_runs_icacls_with_the_grant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = _fake_icacls(tmp_path, monkeypatch, "exit 0")
+    WindowsPrivacy(env=ENV).private_dir(tmp_path / "data")
+    assert args.read_text().splitlines() == [
+        str(tmp_path / "data"), "/inheritance:r", "/grant:r", "LAPTOP\\ada:(OI)(CI)F", "/t", "/q"
+    ]  # fmt: skip
+
+
+def test_windows_says_in_one_line_when_icacls_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_icacls(tmp_path, monkeypatch, 'echo "data: Access is denied."; exit 5')
+    with pytest.raises(PermissionError) as e:
+        WindowsPrivacy(env=ENV).private_dir(tmp_path / "data")
+    assert str(e.value) == f"cannot make {tmp_path / 'data'} private: data: Access is denied."
