@@ -120,8 +120,8 @@ class Style:
 def _isatty(stream: TextIO) -> bool:
     """A terminal that shows ANSI escapes (a Windows console once they are turned on)."""
     try:
-        return stream.isatty() and current().console.ansi(stream.fileno())
-    except (AttributeError, ValueError, OSError):
+        return stream.isatty() and current().console.ansi(stream)
+    except (AttributeError, ValueError):
         return False
 
 

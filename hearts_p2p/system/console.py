@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TextIO
 
 __all__ = ["Console", "PosixConsole", "WindowsConsole"]
 
@@ -17,12 +17,13 @@ ENABLE_VIRTUAL_TERMINAL_PROCESSING = 0x0004  # <wincon.h>
 
 
 class Console(Protocol):
-    def ansi(self, fd: int) -> bool:
-        """Whether the terminal on ``fd`` shows ANSI escapes, turning them on if it can."""
+    def ansi(self, stream: TextIO) -> bool:
+        """Whether the terminal ``stream`` writes to shows ANSI escapes, turning them on if it
+        can."""
 
 
 class PosixConsole:
-    def ansi(self, fd: int) -> bool:
+    def ansi(self, stream: TextIO) -> bool:
         return True
 
 
@@ -59,13 +60,14 @@ class WindowsConsole:
     def __init__(self, get_mode: GetMode = _get_mode, set_mode: SetMode = _set_mode) -> None:
         self._get_mode, self._set_mode = get_mode, set_mode
 
-    def ansi(self, fd: int) -> bool:
+    def ansi(self, stream: TextIO) -> bool:
         try:
+            fd = stream.fileno()
             mode = self._get_mode(fd)
             if mode is None:
                 return False
             if mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING:
                 return True
             return self._set_mode(fd, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING)
-        except OSError:
+        except (OSError, ValueError):  # no descriptor, or no console behind it
             return False

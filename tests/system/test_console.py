@@ -25,6 +25,13 @@ class Console(io.StringIO):
         return 7
 
 
+class Pipe(io.StringIO):
+    """A terminal-looking stream with no descriptor, as a test's."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def test_a_windows_console_has_ansi_turned_on() -> None:
     set_to: list[int] = []
 
@@ -32,7 +39,7 @@ def test_a_windows_console_has_ansi_turned_on() -> None:
         set_to.append(mode)
         return True
 
-    assert WindowsConsole(get_mode=lambda fd: 0x3, set_mode=set_mode).ansi(7)
+    assert WindowsConsole(get_mode=lambda fd: 0x3, set_mode=set_mode).ansi(Console())
     assert set_to == [0x3 | ENABLE_VIRTUAL_TERMINAL_PROCESSING]
 
 
@@ -40,13 +47,14 @@ def test_a_windows_console_already_on_is_left_alone() -> None:
     def set_mode(fd: int, mode: int) -> bool:
         raise AssertionError("asked again")
 
-    assert WindowsConsole(get_mode=lambda fd: 0x7, set_mode=set_mode).ansi(7)
+    assert WindowsConsole(get_mode=lambda fd: 0x7, set_mode=set_mode).ansi(Console())
 
 
 def test_an_old_windows_console_or_none_gets_plain_text() -> None:
-    assert not WindowsConsole(get_mode=lambda fd: 0x3, set_mode=lambda fd, m: False).ansi(7)
-    assert not WindowsConsole(get_mode=lambda fd: None, set_mode=lambda fd, m: True).ansi(7)
-    assert PosixConsole().ansi(7)
+    assert not WindowsConsole(get_mode=lambda fd: 0x3, set_mode=lambda fd, m: False).ansi(Console())
+    assert not WindowsConsole(get_mode=lambda fd: None, set_mode=lambda fd, m: True).ansi(Console())
+    assert PosixConsole().ansi(Console())
+    assert not WindowsConsole(get_mode=lambda fd: 0x7, set_mode=lambda fd, m: True).ansi(Pipe())
 
 
 def test_the_screen_has_colour_only_where_the_console_shows_it(
@@ -58,3 +66,12 @@ def test_the_screen_has_colour_only_where_the_console_shows_it(
     assert not Style.for_stream(Console()).color
     simulate("win32", console=WindowsConsole(get_mode=lambda fd: 0x3, set_mode=lambda f, m: True))
     assert Style.for_stream(Console()).color
+
+
+def test_a_stream_without_a_descriptor_keeps_its_colour_off_windows(
+    simulate: Simulate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    simulate("linux")
+    assert Style.for_stream(Pipe()).color
