@@ -16,6 +16,7 @@ from hearts_p2p.netif import ENV_INTERFACE, interfaces_from
 from hearts_p2p.node.session import PeerOptions
 from hearts_p2p.node.store import default_data_dir
 from hearts_p2p.rules import PRESETS, GameKind, Moon, OpenSeats, Rules, RulesError, Ties
+from hearts_p2p.system import current
 
 from .levels import CHOICES, DEFAULT_BOT, Level
 
@@ -145,7 +146,7 @@ def discovery_flags(p: argparse.ArgumentParser, what: str) -> None:
         "--interface",
         action="append",
         metavar="NAME",
-        help=f"network interface for {what} (repeatable; default ${ENV_INTERFACE}, else lo)",
+        help=f"network interface for {what} (repeatable; default ${ENV_INTERFACE}, else loopback)",
     )
     p.add_argument(
         "--broadcast", action="store_true", help="discover by broadcast instead of multicast"
@@ -394,7 +395,7 @@ def data_dir_for(name: str, *, is_bot: bool) -> Path:
         return default_data_dir()
     # Percent-encoded, dots too: every name its own folder, none of them "." or "..".
     safe = urllib.parse.quote(name, safe="").replace(".", "%2E")
-    return default_data_dir() / "players" / safe
+    return default_data_dir() / "players" / current().folders.entry(safe)
 
 
 def login_name() -> str:

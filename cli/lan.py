@@ -7,10 +7,9 @@ Looking the interfaces up only reads the machine's own configuration: nothing is
 from __future__ import annotations
 
 import ipaddress
-import socket
 from collections.abc import Sequence
 
-from hearts_p2p.netif import Interface, InterfaceError, interface
+from hearts_p2p.netif import Interface, InterfaceError, interface, interface_names
 
 __all__ = ["lan_interfaces", "loopback_note", "nothing_heard"]
 
@@ -22,7 +21,7 @@ def _loopback(i: Interface) -> bool:
 def lan_interfaces() -> list[str]:
     """The machine's interfaces with an IPv4 address off loopback: those a LAN game can use."""
     found = []
-    for _, name in socket.if_nameindex():
+    for name in interface_names():
         try:
             if not _loopback(interface(name)):
                 found.append(name)

@@ -44,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--interface",
         action="append",
         metavar="NAME",
-        help=f"listen on this interface (repeatable; default ${ENV_INTERFACE}, else lo)",
+        help=f"listen on this interface (repeatable; default ${ENV_INTERFACE}, else loopback)",
     )
     p.add_argument(
         "--broadcast",

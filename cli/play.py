@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import fcntl
 import logging
 import signal
 import sys
@@ -28,6 +27,7 @@ from hearts_p2p.node import (
 )
 from hearts_p2p.node.store import DataDir
 from hearts_p2p.rules import PRESETS, RulesError
+from hearts_p2p.system.dirlock import try_lock
 from hearts_p2p.text import quoted
 
 from .args import BOT_DELAY, find_wait, options_from, peer_from, rules_from
@@ -76,9 +76,8 @@ def _held_elsewhere(root: Path) -> bool:
     do about it; the session's own lock still decides, should one start in between."""
     try:
         with open(root / "lock", "rb") as f:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # released by the close
-    except BlockingIOError:
-        return True
+            if not try_lock(f.fileno()):  # a lock taken here is released by the close
+                return True
     except OSError:  # no lock file yet, or none readable: the session will say
         return False
     return False

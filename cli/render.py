@@ -45,6 +45,7 @@ from hearts_p2p.frontend import (
 )
 from hearts_p2p.game import Termination
 from hearts_p2p.rules import PassDirection
+from hearts_p2p.system import current
 from hearts_p2p.text import clean
 
 TABLE_MARK = " [table]"  # after the name of a seat the table plays
@@ -117,8 +118,9 @@ class Style:
 
 
 def _isatty(stream: TextIO) -> bool:
+    """A terminal that shows ANSI escapes (a Windows console once they are turned on)."""
     try:
-        return stream.isatty()
+        return stream.isatty() and current().console.ansi(stream)
     except (AttributeError, ValueError):
         return False
 

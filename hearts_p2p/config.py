@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .rules import PRESETS, Moon, Ties
+from .system import current
 
 __all__ = ["KEYS", "ConfigError", "Setting", "config_path", "load", "save", "set_value"]
 
@@ -39,7 +40,7 @@ def _name(text: str) -> str:
 
 def _interface(text: str) -> str:
     names = [n.strip() for n in text.split(",") if n.strip()]
-    if not names or any(len(n) >= 16 or "/" in n or not n.isprintable() for n in names):
+    if not names or not all(current().interfaces.is_name(n) for n in names):
         raise ConfigError(f"{text!r} is not an interface name (e.g. eth0, or eth0,wlan0)")
     return ",".join(names)
 
@@ -89,9 +90,10 @@ KEYS: dict[str, Setting] = {
 
 
 def config_path(env: Mapping[str, str] = os.environ) -> Path:
-    """Where the file lives: under ``$XDG_CONFIG_HOME``, else ``~/.config``."""
-    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "hearts-p2p" / "config.toml"
+    """Where the file lives: under ``$XDG_CONFIG_HOME``, else the OS's settings folder
+    (``~/.config`` on Linux, ``~/Library/Application Support`` on macOS, ``%LOCALAPPDATA%`` on
+    Windows)."""
+    return current().folders.config(env) / "config.toml"
 
 
 def load(path: Path) -> dict[str, str | int | bool]:

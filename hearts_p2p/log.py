@@ -151,7 +151,14 @@ class GameLog:
         self._f.flush()
         base = self._starts[start]
         end = self._starts[stop] if stop < len(self) else self._end
-        data = os.pread(self._f.fileno(), end - base, base)
+        # Seek, read and seek back to the end, where appends go on: the same on every OS
+        # (Windows has no pread). Only the game task reads and appends; the fsync thread's
+        # flush keeps the position.
+        try:
+            self._f.seek(base)
+            data = self._f.read(end - base)
+        finally:
+            self._f.seek(self._end)
         out = []
         for i in range(start, stop):
             at = self._starts[i] - base

@@ -17,6 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..netif import loopback_name
+from ..system import current
+
 STAGGER = 0.3  # seconds between starting the host and the others, so they find it listening
 
 
@@ -98,7 +101,7 @@ def play(
     that peer for good (SIGKILL) once the host has taken that many entries; ``timeout`` is every
     peer's ``--timeout``."""
     port = str(free_port(socket.SOCK_STREAM))
-    common = ["--interface", "lo", "--discovery-port", str(free_port(socket.SOCK_DGRAM))]
+    common = ["--interface", loopback_name(), "--discovery-port", str(free_port(socket.SOCK_DGRAM))]
     if timeout is not None:
         common += ["--timeout", str(timeout)]
     host = hearts(
@@ -108,18 +111,17 @@ def play(
         "--bot-strategy", strategy, *common,
     )  # fmt: skip
     cmds = [host] + [_bot(tmp, i, port, strategy, common) for i in range(1, players)]
-    env = {**os.environ, "HEARTS_INTERFACE": "lo"}
+    env = {**os.environ, "HEARTS_INTERFACE": loopback_name()}
     start = time.monotonic()
     procs = [subprocess.Popen(cmds[0], env=env, stdout=subprocess.DEVNULL)]
     time.sleep(STAGGER)
     procs += [subprocess.Popen(c, env=env, stdout=subprocess.DEVNULL) for c in cmds[1:]]
-    index = {p.pid: i for i, p in enumerate(procs)}
     exits, cpu, codes = [0.0] * players, [0.0] * players, [0] * players
     killed: tuple[int, float] | None = None
     left = len(procs)
     while left:
-        pid, status, usage = os.wait4(-1, os.WNOHANG)
-        if pid == 0:
+        ended = current().children.reap(procs)
+        if ended is None:
             if tick is not None:
                 tick()
             if kill is not None and killed is None and entries_seen(tmp / "t0") >= kill[1]:
@@ -128,11 +130,9 @@ def play(
             time.sleep(0.02)
             continue
         left -= 1
-        i = index[pid]
-        exits[i] = time.monotonic()
-        codes[i] = os.waitstatus_to_exitcode(status)
-        procs[i].returncode = codes[i]
-        cpu[i] = usage.ru_utime + usage.ru_stime
+        exits[ended.index] = time.monotonic()
+        codes[ended.index] = ended.code
+        cpu[ended.index] = ended.cpu
     if killed is not None:
         exits[killed[0]] = killed[1]
     if any(c for i, c in enumerate(codes) if killed is None or i != killed[0]):

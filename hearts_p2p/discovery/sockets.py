@@ -1,6 +1,7 @@
 """UDP sockets for discovery, each pinned to one interface.
 
-Every socket is bound to its interface with ``SO_BINDTODEVICE`` where the kernel allows it, and
+Every socket is pinned to its interface as its OS allows (``hearts_p2p.system.pinning``:
+``SO_BINDTODEVICE`` on Linux, ``IP_BOUND_IF`` on macOS, the interface's address on Windows), and
 sends with TTL 1 from the interface's own address (multicast also picks the interface with
 ``IP_MULTICAST_IF``), so nothing we send can leave through another interface or another hop.
 """
@@ -8,14 +9,14 @@ sends with TTL 1 from the interface's own address (multicast also picks the inte
 from __future__ import annotations
 
 import errno
-import logging
 import socket
-import struct
 from dataclasses import dataclass
 
 import trio
 
 from hearts_p2p.netif import Interface
+from hearts_p2p.system import current
+from hearts_p2p.system.pinning import Pinning
 
 from .packet import MAX_PACKET
 
@@ -29,7 +30,7 @@ __all__ = [
     "receive_datagram",
 ]
 
-log = logging.getLogger(__name__)
+WSAEMSGSIZE = 10040  # <winerror.h>; errno names it on Windows only
 
 DEFAULT_GROUP = "239.255.72.83"
 DEFAULT_PORT = 47283
@@ -61,20 +62,14 @@ class DiscoveryConfig:
 DEFAULT_CONFIG = DiscoveryConfig()
 
 
-def _pin(sock: trio.socket.SocketType, iface: Interface) -> None:
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, iface.name.encode())
-    except PermissionError:
-        # Unprivileged on an old kernel: the bound source address and IP_MULTICAST_IF
-        # still choose the interface for everything we send.
-        log.debug("SO_BINDTODEVICE not permitted; relying on source address for %s", iface.name)
-
-
-async def open_sender(iface: Interface, config: DiscoveryConfig) -> trio.socket.SocketType:
+async def open_sender(
+    iface: Interface, config: DiscoveryConfig, pinning: Pinning | None = None
+) -> trio.socket.SocketType:
     """A socket that sends announcements, probes and replies out of ``iface`` only."""
+    pinning = pinning or current().pinning
     sock = trio.socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
-        _pin(sock, iface)
+        pinning.pin(sock, iface)
         sock.setsockopt(socket.IPPROTO_IP, socket.IP_TTL, 1)
         sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
         sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
@@ -88,26 +83,23 @@ async def open_sender(iface: Interface, config: DiscoveryConfig) -> trio.socket.
     return sock
 
 
-async def open_listener(iface: Interface, config: DiscoveryConfig) -> trio.socket.SocketType:
+async def open_listener(
+    iface: Interface, config: DiscoveryConfig, pinning: Pinning | None = None
+) -> trio.socket.SocketType:
     """A socket on the discovery port that hears the group (unless broadcast) on ``iface``.
 
-    Several processes on one machine share the port (``SO_REUSEPORT``); multicast and
-    broadcast datagrams reach every one of them.
+    Several processes on one machine share the port; multicast and broadcast datagrams reach
+    every one of them.
     """
+    pinning = pinning or current().pinning
     sock = trio.socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        _pin(sock, iface)
-        await sock.bind(("0.0.0.0", config.port))
+        pinning.share_port(sock)
+        pinning.pin(sock, iface)
+        await sock.bind((pinning.listen_address(iface), config.port))
         if not config.broadcast:
-            mreq = struct.pack(
-                "=4s4si",
-                socket.inet_aton(config.group),
-                socket.inet_aton(iface.address),
-                iface.index,
-            )
-            sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
+            membership = pinning.membership(config.group, iface)
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
     except BaseException:
         sock.close()
         raise
@@ -124,9 +116,15 @@ async def receive_datagram(sock: trio.socket.SocketType) -> tuple[bytes, str, in
         try:
             data, source = await sock.recvfrom(MAX_PACKET * 2)
         except OSError as e:
-            # ICMP errors caused by earlier unicast replies surface here on Linux; they say
-            # nothing about this socket's health.
-            if e.errno in (errno.ECONNREFUSED, errno.EHOSTUNREACH, errno.ENETUNREACH):
+            # ICMP errors caused by earlier unicast replies surface here on Linux, and on
+            # Windows as a reset (WSAECONNRESET); they say nothing about this socket's health.
+            # Windows also refuses a datagram larger than the buffer (WSAEMSGSIZE) where Linux
+            # and macOS hand its start over to be dropped: it is dropped all the same.
+            if isinstance(e, ConnectionResetError | ConnectionRefusedError) or e.errno in (
+                errno.EHOSTUNREACH,
+                errno.ENETUNREACH,
+                WSAEMSGSIZE,
+            ):
                 continue
             raise
         return data, source[0], source[1]

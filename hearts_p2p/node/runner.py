@@ -17,7 +17,6 @@ import functools
 import gc
 import logging
 import os
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -43,6 +42,7 @@ from ..game import GameProtocol, HandStarted, ProtocolError, SitAsked, Status, S
 from ..game.sitdown import SIT
 from ..game.timebank import TimeBank
 from ..log import GameLog, SecretStore
+from ..system import current
 from ..wire import SignedMessage, WireError, decode_frame, decode_peer_frame
 from .watch import watching_line
 
@@ -81,15 +81,8 @@ SYNC_SPACING = 0.25  # seconds between two fsyncs of the log: power loss costs a
 
 
 def _rss() -> int:
-    """This process's resident memory in bytes (its peak where /proc is not there)."""
-    try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        import resource
-
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        return peak if sys.platform == "darwin" else peak * 1024  # bytes there, KiB elsewhere
+    """This process's resident memory in bytes (its peak where only that is known)."""
+    return current().memory.resident()
 
 
 def _tidy(first: bool) -> None:

@@ -28,6 +28,7 @@ from ..identity import Identity, IdentityError
 from ..log import GameLog
 from ..netif import Interface
 from ..rules import Rules
+from ..system import current
 from ..text import clean, quoted
 from ..transport import Member, open_mesh
 from .herald import Herald
@@ -526,8 +527,9 @@ async def _spawn_bots(
 
     For a resumed game they resume theirs (a bot still running holds its directory, and the
     new one leaves at once); for a new table, a game a bot left unfinished is over. Each runs
-    in a session of its own, so the player's Ctrl-C (sent by the terminal to its whole process
-    group) makes only the player leave: the bots are peers, not part of the player's program.
+    in a session (on Windows, a process group) of its own, so the player's Ctrl-C (sent by the
+    terminal to its whole process group) makes only the player leave: the bots are peers, not
+    part of the player's program.
     """
     procs = []
     for i in range(bots.count):
@@ -551,7 +553,7 @@ async def _spawn_bots(
             args += ["--delay", str(bots.delay)]
         procs.append(await trio.lowlevel.open_process(args, stdin=subprocess.DEVNULL,
                                                        stdout=subprocess.DEVNULL,
-                                                       start_new_session=True))  # fmt: skip
+                                                       **current().children.options()))  # fmt: skip
     return procs
 
 

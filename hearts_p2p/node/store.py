@@ -7,7 +7,6 @@ role, so a peer killed mid-game resumes by running the same command again.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from dataclasses import dataclass
@@ -17,14 +16,15 @@ from typing import IO, Any
 from ..identity import Identity
 from ..log import SecretStore
 from ..private_files import open_private, private_dir
+from ..system import current
+from ..system.dirlock import try_lock
 from ..transport import Member
 
 __all__ = ["DataDir", "DataDirBusy", "GameFiles", "ResumeState", "default_data_dir"]
 
 
 def default_data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "hearts-p2p"
+    return current().folders.data(os.environ)
 
 
 @dataclass(frozen=True)
@@ -88,11 +88,9 @@ class DataDir:
         two peers never write one identity's log at once."""
         private_dir(self.root)
         f = os.fdopen(open_private(self.root / "lock", os.O_WRONLY), "wb")
-        try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not try_lock(f.fileno()):
             f.close()
-            raise DataDirBusy(f"another hearts process is playing from {self.root}") from None
+            raise DataDirBusy(f"another hearts process is playing from {self.root}")
         self._lock = f
 
     @property

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import socket
 from collections.abc import Collection
 
 import trio
 
 from hearts_p2p.identity import Identity
+from hearts_p2p.system import current
 
 from .framing import DEFAULT_FRAME_TIMEOUT, DEFAULT_MAX_FRAME, FramedStream
 from .handshake import Authenticated, accept_handshake, dial_handshake
@@ -23,23 +23,17 @@ KEEPALIVE = {"idle": 5, "interval": 1, "count": 3, "user_timeout_ms": 10_000}
 
 
 def keep_alive(stream: trio.abc.Stream) -> None:
-    """Have the kernel close ``stream``'s socket once its peer stops answering, where the
-    platform allows (Linux has all four options; others the ones they name)."""
+    """Have the kernel close ``stream``'s socket once its peer stops answering, with the
+    options of this OS (``hearts_p2p.system.keepalive``); one an OS version lacks is skipped."""
     if not isinstance(stream, trio.SocketStream):
         return
     sock = stream.socket
-    options = [
-        (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
-        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPIDLE", None), KEEPALIVE["idle"]),
-        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPINTVL", None), KEEPALIVE["interval"]),
-        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPCNT", None), KEEPALIVE["count"]),
-        (socket.IPPROTO_TCP, getattr(socket, "TCP_USER_TIMEOUT", None),
-         KEEPALIVE["user_timeout_ms"]),
-    ]  # fmt: skip
+    options = current().keepalive.options(
+        KEEPALIVE["idle"], KEEPALIVE["interval"], KEEPALIVE["count"], KEEPALIVE["user_timeout_ms"]
+    )
     for level, option, value in options:
-        if option is not None:  # else the mesh's own timeouts are what is left
-            with contextlib.suppress(OSError):
-                sock.setsockopt(level, option, value)
+        with contextlib.suppress(OSError):  # else the mesh's own timeouts are what is left
+            sock.setsockopt(level, option, value)
 
 
 class Connection(trio.abc.AsyncResource):

@@ -155,3 +155,18 @@ def test_entries_are_read_back_from_the_file_not_memory(tmp_path: Path) -> None:
         log.read(2, 7)
     log.close()
     assert read_log(p).entries[-2:] == [bytes([4]) * 5, b"after"]
+
+
+def test_reading_back_needs_no_pread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows has no ``os.pread``: a range reads back without it, and appends still go on at
+    the end."""
+    monkeypatch.delattr(os, "pread")
+    p = tmp_path / "game.log"
+    log = write(p, [b"a", b"bb", b"ccc"])
+    assert log.read(1, 3) == [b"bb", b"ccc"]
+    log.append(b"dddd")
+    assert log.read(0, 1) == [b"a"]
+    log.append(b"eeeee")
+    assert log.read(3, 5) == [b"dddd", b"eeeee"]
+    log.close()
+    assert read_log(p).entries == [b"a", b"bb", b"ccc", b"dddd", b"eeeee"]
