@@ -75,6 +75,7 @@ class Links(Protocol):
 
 # Where a clock may give up on a peer: before the genesis, on the host that never sent it.
 _PLAYING = (Status.RUNNING, Status.AWAITING_GENESIS)
+ISOLATED_SHARE = 3.0  # of the absent timeout: a node cut off from every peer waits this long
 MOVE_CLOCK_SHARE = 0.75  # of the absent timeout: an honest node decides well before others wait
 MOVE_WARNING = 20.0  # seconds before the move clock runs out that the person is told
 SYNC_SPACING = 0.25  # seconds between two fsyncs of the log: power loss costs at most this much
@@ -715,7 +716,20 @@ class GameRunner:
         holder = self.protocol.holders.get(player, g.players[player])
         return holder.key in self._gone_since
 
+    def _cut_off(self, now: float) -> bool:
+        """Whether this node has lost every peer, for less than ``ISOLATED_SHARE`` timeouts:
+        then it is the one gone, most likely (its cable, its Wi-Fi), and gives up on no one
+        yet. The others take its seat over; when its links come back it catches up and asks
+        for its seat at the next hand. Past that bound the game ends for it, as before."""
+        gone = self._gone_since
+        peers = self.links.peers
+        if not peers or any(p not in gone for p in peers):
+            return False
+        return now - max(gone[p] for p in peers) < ISOLATED_SHARE * self.config.absent_timeout
+
     async def _give_up(self, peer: bytes) -> None:
+        if self._cut_off(trio.current_time()):
+            return
         player = self._player_of_key(peer)
         if player is None and peer == self.protocol.host_key and self.protocol.genesis is None:
             player = 0  # the host, gone before it started the game

@@ -82,7 +82,10 @@ def check(world: World, *, audit: bool = True) -> tuple[list[Violation], AuditRe
     out += _named(world, honest, whole)
     if whole:
         out += _opened(world, honest)
-        out += _agreement(honest)
+        # A peer in trouble (crashed, cut off) may end on its own word while the table goes
+        # on without it: the others must agree, and it must blame no one.
+        trouble = troubled(world)
+        out += _agreement([p for p in honest if p.index not in trouble])
     out += _runaway(world, honest)
     report = None
     if audit:
@@ -99,7 +102,8 @@ def _named(world: World, honest: list[SimPeer], whole: bool) -> list[Violation]:
             continue
         blamed = a.termination is Termination.CHEAT_PROVEN
         about = a.culprit
-        word = whole and present(world, about) and not _before_seats(p)
+        word = whole and present(world, about) and present(world, p.index)
+        word = word and not _before_seats(p)
         if not world.peers[about].hostile and (blamed or word):
             if a.termination is Termination.LEFT and world.faulted[about] & {FaultKind.QUIT}:
                 continue

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["SimPeer"]
 
 _PLAYING = (Status.RUNNING, Status.AWAITING_GENESIS)
+ISOLATED_SHARE = 3.0  # as the runner's: a peer cut off from all waits three timeouts
 MOVE_CLOCK_SHARE = 0.75  # as the runner's: an honest node decides well before others wait
 WINDOW = Window(trim_at=48, keep=16, steps=8)  # the log read back often, as a long game does
 
@@ -359,7 +360,19 @@ class SimPeer:
         holder = self.world.holder_index(self.protocol, player)
         return holder is not None and holder in self._gone_since
 
+    def _cut_off(self) -> bool:
+        """The runner's ``_cut_off``: every peer lost, for less than the isolation bound."""
+        gone = self._gone_since
+        others = [j for j in range(self.world.n) if j != self.index]
+        if any(j not in gone for j in others):
+            return False
+        return self.world.clock.now - max(gone[j] for j in others) < (
+            ISOLATED_SHARE * self.world.timeout
+        )
+
     def _give_up(self, peer: int) -> None:
+        if self._cut_off():
+            return
         player = self.world.player_of(self.protocol, peer)
         if player is None and peer == 0 and self.protocol.genesis is None:
             player = 0  # the host, gone before it started the game

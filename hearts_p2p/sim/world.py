@@ -7,6 +7,7 @@ import functools
 import hashlib
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..game import GameProtocol, Genesis, Player, Status
@@ -27,6 +28,7 @@ HAND_SECONDS = 120.0
 MAX_TRACE = 2000
 _TRACED = frozenset({"takeover", "recover", "abort", "nolead", "rejoin", "reclaim", "sit"})
 LINGER = 5.0  # simulated seconds the run goes on once it is done
+MAX_EVENTS = 400_000  # a run's events at most: far past any table the bound lets finish
 
 
 @dataclass
@@ -83,7 +85,8 @@ class World:
 
     # -- the run -----------------------------------------------------------------------------
 
-    def run(self, max_events: int = 400_000) -> None:
+    def start(self) -> None:
+        """Schedule the faults, start every peer's clocks, and have the host propose."""
         for f in self.scenario.faults:
             self.clock.at(f.at, functools.partial(self._fault, f))
         for peer in self.peers:
@@ -93,16 +96,29 @@ class World:
         host = self.peers[0]
         host.protocol.propose(self.genesis)
         host.flush()
+
+    def run_until(self, stop: Callable[[], bool], max_events: int = MAX_EVENTS) -> bool:
+        """Run events until ``stop()`` holds (True), or none is left within the time bound."""
         limit = self.time_bound
-        while self.clock.processed < max_events and not self.done():
+        while self.clock.processed < max_events:
+            if stop():
+                return True
             if not self.clock.step(limit):
-                break
-        self.reached = self.done()
-        # As a node lingers after its end: what is in flight still arrives, and a late copy of
-        # an equivocation upgrades a verdict alike at every peer.
-        linger = min(limit, self.clock.now + LINGER)
+                return False
+        return False
+
+    def finish(self, max_events: int = MAX_EVENTS) -> None:
+        """Run to the end the scenario asks for, then linger as a node does after its end:
+        what is in flight still arrives, and a late copy of an equivocation upgrades a verdict
+        alike at every peer."""
+        self.reached = self.run_until(self.done, max_events)
+        linger = min(self.time_bound, self.clock.now + LINGER)
         while self.clock.processed < max_events and self.clock.step(linger):
             pass
+
+    def run(self, max_events: int = MAX_EVENTS) -> None:
+        self.start()
+        self.finish(max_events)
 
     @property
     def time_bound(self) -> float:

@@ -1,0 +1,197 @@
+"""The simulator: deterministic, its invariants able to fail, and every break it found a case.
+
+Each case is a table built by hand (not drawn from a seed, so it stays the case whatever the
+drawing does), played on the fast stand-in group unless it says otherwise, and checked with the
+same invariants ``hearts sim`` checks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from hearts_p2p.cli.main import main
+from hearts_p2p.deck import group
+from hearts_p2p.game import StepKind, Termination
+from hearts_p2p.rules import GameKind, Rules
+from hearts_p2p.sim import Attack, Broken, Fault, FaultKind, Scenario, draw, run_scenario, run_seed
+from hearts_p2p.sim.fastgroup import FastGroup
+from hearts_p2p.sim.invariants import check
+from hearts_p2p.sim.world import World
+
+HEARTS = Rules(4, target=26)
+GONGZHU = Rules(4, game=GameKind.GONGZHU, limit=200)
+
+
+def scenario(
+    rules: Rules = HEARTS,
+    *,
+    hostile: dict[int, frozenset[Attack]] | None = None,
+    faults: tuple[Fault, ...] = (),
+    timeout: float = 10.0,
+    hands: int = 1,
+    seed: int = 7,
+) -> Scenario:
+    n = rules.players
+    return Scenario(
+        seed, rules, timeout, hostile or {}, faults, max_hands=hands,
+        bots=("random",) * n, names=tuple(f"p{i}" for i in range(n)),
+    )  # fmt: skip
+
+
+def broken(world: World) -> set[Broken]:
+    violations, _ = check(world)
+    return {v.broken for v in violations}
+
+
+def test_a_seed_replays_exactly() -> None:
+    first, again = run_seed(11, adversaries=1), run_seed(11, adversaries=1)
+    assert first.trace == again.trace
+    assert (first.entries, first.events) == (again.entries, again.events)
+    assert first.seconds == again.seconds
+
+
+def test_the_fast_group_keeps_the_deck_s_algebra() -> None:
+    g = FastGroup()
+    x = g.card_points[5]
+    a, b = 0x1234567, 0xABCDEF
+    ab = g.multiply(g.key(a), g.load(g.multiply(g.key(b), g.load(x))))
+    ba = g.multiply(g.key(b), g.load(g.multiply(g.key(a), g.load(x))))
+    assert ab == ba
+    n = group.curve.ORDER
+    back = g.multiply(g.key(pow(a, -1, n)), g.load(g.multiply(g.key(a), g.load(x))))
+    assert back == x
+    with pytest.raises(ValueError):
+        g.load(b"\xff" * 32)  # past the written half: no element
+
+
+def test_a_quiet_table_keeps_the_promise_on_p256_and_the_stand_in_alike() -> None:
+    s = scenario()
+    fast, real = run_scenario(s), run_scenario(s, real_group=True)
+    assert fast.violations == [] and real.violations == []
+    assert fast.hands == real.hands >= 1
+
+
+def test_the_invariants_fail_when_the_promise_does() -> None:
+    """A held table, parted logs and a present seat taken over are each reported."""
+    with group.using(FastGroup()):
+        w = World(scenario())
+        w.start()
+        w.run_until(lambda: w.clock.now > 3.0)
+        assert Broken.HELD in broken(w)  # stopped short of its hand
+        w.finish()
+        assert broken(w) == set()
+        w.peers[1].log[5] = w.peers[2].log[6]
+        assert Broken.DISAGREE in broken(w)
+
+
+def test_a_false_vote_at_the_pass_neither_opens_nor_blames_the_present_player() -> None:
+    """Another peer's clock gives up on p0 while p0's person is still choosing its pass: p0
+    answers, the others hold its part, nobody is taken over or named, and the logs agree.
+    (Before, p0 rebuilt its state on that one vote and named itself.)"""
+    with group.using(FastGroup()):
+        w = World(scenario())
+        w.start()
+        p0, p2 = w.peers[0], w.peers[2]
+        at_pass = w.run_until(
+            lambda: (
+                p0.protocol.step.kind is StepKind.PASS_COMMIT
+                and p0.protocol.choice_needed() is not None
+            )
+        )
+        assert at_pass
+        p2.protocol.give_up_on(0, w.timeout)
+        p2.flush()
+        w.finish()
+        assert broken(w) == set()
+        assert all(not p.protocol.table_seats for p in w.peers)
+        assert w.peers[0].protocol.abort is None
+
+
+def test_a_claimer_refused_again_and_again_is_named_not_waited_on() -> None:
+    s = scenario(GONGZHU, hostile={1: frozenset({Attack.CLAIM})}, seed=3)
+    found = [run_scenario(dataclasses.replace(s, seed=k)) for k in range(1, 9)]
+    named = [
+        r for r in found if any("claimed again after its claim was refused" in t for t in r.trace)
+    ]
+    assert named, "no claim was refused in these deals"
+    assert all(r.violations == [] for r in found), [r.violations for r in found]
+
+
+def test_a_seat_slow_on_every_message_is_taken_over_within_the_bound() -> None:
+    s = scenario(hostile={3: frozenset({Attack.STALL})}, timeout=4.0)
+    with group.using(FastGroup()):
+        w = World(s)
+        w.run()
+        assert broken(w) == set()
+        assert all(3 in p.protocol.table_seats for p in w.honest())
+        assert any("p3 has used its time for the hand" in t for t in w.trace)
+
+
+def test_a_host_that_never_sends_the_genesis_holds_no_one() -> None:
+    s = scenario(hostile={0: frozenset({Attack.SILENT})})
+    with group.using(FastGroup()):
+        w = World(s)
+        w.peers[0].crash(torn=False)  # gone before it proposes: nobody has the genesis
+        w.peers[0].gone_for_good = True
+        w.run()
+    for p in w.honest():
+        a = p.protocol.abort
+        assert a is not None and a.termination is Termination.GONE and a.culprit == 0
+        assert a.reporter is None and p.log == []  # nothing signed: it had no seat yet
+
+
+def test_junk_under_one_number_gives_a_log_that_audits() -> None:
+    """A host that signs junk of every kind under its numbers is named, and every honest log
+    holds the verdict the audit reaches (a sit or a vote under a number is no second message)."""
+    s = scenario(hostile={0: frozenset({Attack.JUNK})}, timeout=4.0)
+    results = [run_scenario(dataclasses.replace(s, seed=k)) for k in range(1, 13)]
+    assert all(r.violations == [] for r in results), [r.violations for r in results]
+    assert any(r.ending == "aborted" for r in results)
+
+
+def test_a_crash_with_a_torn_record_resumes_from_the_log() -> None:
+    crash = Fault(FaultKind.CRASH, 2, at=6.0, lasts=3.0, torn=True)
+    r = run_scenario(scenario(faults=(crash,)))
+    assert r.violations == []
+    assert r.milestones["restart from the log"] == 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
+    """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
+    failing = []
+    for seed in range(1, 9):
+        r = run_seed(seed * 7 + players, players=players, real_group=seed == 1)
+        if r.violations:
+            failing.append((r.seed, [(v.broken.value, v.detail[:120]) for v in r.violations]))
+    assert failing == []
+
+
+def test_hearts_sim_reports_runs_coverage_and_violations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["sim", "--seeds", "3", "--from", "5", "--players", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["runs"] == 3 and report["violations"] == 0
+    assert report["combinations"] > 0 and report["runs_per_second"] > 0
+    assert main(["sim", "--seed", "5", "--players", "4", "--trace"]) == 0
+    out = capsys.readouterr().out
+    assert "the promise held" in out and "p1 finished" in out
+
+
+def test_hearts_sim_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["sim", "--seeds", "0"])
+    assert e.value.code == 2
+    assert "at least 1" in capsys.readouterr().err
+
+
+def test_the_drawn_scenarios_cover_every_seat_count_attack_and_fault() -> None:
+    drawn = [draw(seed) for seed in range(400)]
+    assert {s.n for s in drawn} == {3, 4, 5, 6}
+    assert {a for s in drawn for attacks in s.hostile.values() for a in attacks} == set(Attack)
+    assert {f.kind for s in drawn for f in s.faults} == set(FaultKind)
+    assert {len(s.hostile) for s in drawn} >= {0, 1, 2, 3, 4}
