@@ -27,6 +27,7 @@ from hearts_p2p.text import clean, json_escaped
 from .args import HelpFormatter
 from .lan import lan_interfaces, loopback_note, nothing_heard
 from .netlog import say_network_trouble
+from .usage import seconds
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="probe by broadcast instead of multicast (for networks that drop multicast)",
     )
     p.add_argument(
-        "--wait", type=float, default=2.0, metavar="SECONDS", help="how long to listen (2)"
+        "--wait", type=seconds, default=2.0, metavar="SECONDS", help="how long to listen (2)"
     )
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"discovery UDP port ({DEFAULT_PORT})"

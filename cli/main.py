@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from . import audit, bench, config, play, watch
 from . import list as list_command
+from .usage import Parser, commands, parse
 
 EXAMPLES = """examples:
   hearts play                            you against three bots, on this machine only
@@ -37,7 +38,8 @@ EXIT_CODES = """exit codes:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    # A usage.Parser, and so is each command's: add_subparsers makes its parent's kind.
+    parser: argparse.ArgumentParser = Parser(
         prog="hearts",
         description="Hearts (Microsoft rules) peer-to-peer on your LAN, with no trusted dealer.",
         epilog=EXAMPLES + EXIT_CODES,
@@ -75,7 +77,11 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:  # bare ``hearts``: nothing went wrong, the commands are what is asked for
+        sys.stdout.write(commands(parser))
+        return 0
+    args = parse(parser, argv)
     if args.command != "config" and (problem := config.apply(args)) is not None:
         sys.stderr.write(f"hearts {args.command}: {problem} (see hearts config)\n")
         return 1

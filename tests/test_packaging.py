@@ -79,7 +79,7 @@ def test_the_wheel_installs_one_top_level_package(tmp_path: Path) -> None:
     assert tops == {"hearts_p2p"}
     assert "hearts_p2p/cli/main.py" in names and "hearts_p2p/py.typed" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
-    assert "hearts = hearts_p2p.cli.main:main" in scripts
+    assert "hearts = hearts_p2p.cli.entry:main" in scripts
 
 
 def test_bots_run_this_program_whatever_the_working_directory(tmp_path: Path) -> None:
