@@ -25,6 +25,7 @@ from hearts_p2p.rules import Rules, RulesError
 from hearts_p2p.text import clean, json_escaped
 
 from .args import HelpFormatter
+from .countdown import count_down
 from .lan import lan_interfaces, loopback_note, nothing_heard
 from .netlog import say_network_trouble
 from .usage import seconds
@@ -77,7 +78,13 @@ def run(args: argparse.Namespace) -> int:
     say_network_trouble(lambda text: sys.stderr.write(f"hearts list: {text}\n"))
 
     async def listen() -> tuple[list[TableInfo], float]:
-        tables = await list_tables(ifaces, args.wait, config=config)
+        async with trio.open_nursery() as nursery:
+            if args.wait > 0 and not args.json and sys.stderr.isatty():
+                names = ", ".join(i.name for i in ifaces)
+                what = f"listening for tables on {names}"
+                nursery.start_soon(count_down, args.wait, what, sys.stderr)
+            tables = await list_tables(ifaces, args.wait, config=config)
+            nursery.cancel_scope.cancel()
         return tables, trio.current_time()
 
     tables, now = trio.run(listen)
