@@ -1,6 +1,7 @@
 """The ``hearts`` program's first module, kept bare: Ctrl-C at any moment, even while the rest
-loads (most of the first half second), ends it with one line and 130, not a traceback; and a
-reader that stops reading (``hearts --help | head -1``) ends it quietly."""
+loads (most of the first half second), ends it with one line and 130, not a traceback; a
+reader that stops reading (``hearts --help | head -1``) ends it quietly; and ``--version`` is
+answered without loading the rest at all."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ import sys
 
 def main() -> int:
     try:
+        if sys.argv[1:] == ["--version"]:  # asked often, by scripts too: answered at once
+            from .version import installed_version
+
+            sys.stdout.write(f"hearts {installed_version()}\n")
+            return 0
         from .main import main as run
 
         return run()

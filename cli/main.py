@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from . import audit, bench, config, play, watch
 from . import list as list_command
 from .usage import Parser, commands, parse
+from .version import installed_version
 
 EXAMPLES = """examples:
   hearts play                            you against three bots, on this machine only
@@ -61,18 +62,8 @@ class _Version(argparse.Action):
     ``importlib.metadata`` costs every other command a tenth of a second."""
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        sys.stdout.write(f"hearts {_version()}\n")
+        sys.stdout.write(f"hearts {installed_version()}\n")
         parser.exit()
-
-
-def _version() -> str:
-    """The installed distribution's version: one number, kept in pyproject.toml only."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("hearts-p2p")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
