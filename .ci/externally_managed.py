@@ -1,7 +1,7 @@
 """Make a python like Debian 12's own, in a folder: PEP 668's EXTERNALLY-MANAGED marker in its
 standard library, pip installed beside it (so ``pip install`` is refused, not missing), and no
-``ensurepip`` (Debian without python3-venv) unless ``--with-ensurepip`` is given.
-Usage: python3 externally_managed.py [--with-ensurepip] DEST
+``ensurepip`` (Debian without python3-venv; tests/test_run_py.py builds one with it too).
+Usage: python3 externally_managed.py DEST
 
 Built from the python that runs this (a virtual environment's base): its binary copied, every
 entry of its standard library linked, so no file outside DEST changes.
@@ -44,5 +44,4 @@ def build(dest: Path, *, ensurepip: bool = False) -> Path:
 
 
 if __name__ == "__main__":
-    *flags, folder = sys.argv[1:]
-    print(build(Path(folder), ensurepip="--with-ensurepip" in flags))
+    print(build(Path(sys.argv[1])))
