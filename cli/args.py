@@ -19,6 +19,7 @@ from hearts_p2p.rules import PRESETS, GameKind, Moon, OpenSeats, Rules, RulesErr
 from hearts_p2p.system import current
 
 from .levels import CHOICES, DEFAULT_BOT, Level
+from .usage import seconds
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -128,7 +129,7 @@ def add_parsers(
     bot.add_argument("--seed", type=int, help="seed for a reproducible bot")
     bot.add_argument(
         "--delay",
-        type=float,
+        type=seconds,
         default=0.0,
         metavar="SECONDS",
         help="wait this long before each play, so people can follow (0)",
@@ -174,7 +175,7 @@ def _seat(p: argparse.ArgumentParser) -> None:
 def _find_wait(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--wait",
-        type=float,
+        type=seconds,
         default=FIND_WAIT,
         metavar="SECONDS",
         help=f"how long to look for the table on the LAN ({FIND_WAIT:g}; not used with --peer)",
@@ -199,7 +200,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=None,
         metavar="SECONDS",
         help="take a player's seat over when it is gone or silent this long; your own move is "
@@ -292,7 +293,7 @@ def _bot_choice(p: argparse.ArgumentParser, flag: str, level_flag: str) -> None:
 def _bot_delay(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bot-delay",
-        type=float,
+        type=seconds,
         metavar="SECONDS",
         help=f"bots wait this long before each play so you can follow the trick "
         f"({BOT_DELAY}; 0 with --headless)",
@@ -365,7 +366,8 @@ def _hearts_rules(args: argparse.Namespace) -> Rules:
 
 
 def options_from(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions:
-    name = args.name or ("Bot" if is_bot else login_name())
+    # Given but empty is a mistake to say, not a reason to play under the login name.
+    name = args.name if args.name is not None else ("Bot" if is_bot else login_name())
     if not 0 < len(name) <= 32 or not name.isprintable():
         raise ValueError("--name must be 1 to 32 printable characters")
     if args.timeout is not None and args.timeout <= 0:

@@ -25,8 +25,10 @@ from hearts_p2p.rules import Rules, RulesError
 from hearts_p2p.text import clean, json_escaped
 
 from .args import HelpFormatter
+from .countdown import count_down
 from .lan import lan_interfaces, loopback_note, nothing_heard
 from .netlog import say_network_trouble
+from .usage import seconds
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +54,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="probe by broadcast instead of multicast (for networks that drop multicast)",
     )
     p.add_argument(
-        "--wait", type=float, default=2.0, metavar="SECONDS", help="how long to listen (2)"
+        "--wait", type=seconds, default=2.0, metavar="SECONDS", help="how long to listen (2)"
     )
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"discovery UDP port ({DEFAULT_PORT})"
@@ -76,7 +78,13 @@ def run(args: argparse.Namespace) -> int:
     say_network_trouble(lambda text: sys.stderr.write(f"hearts list: {text}\n"))
 
     async def listen() -> tuple[list[TableInfo], float]:
-        tables = await list_tables(ifaces, args.wait, config=config)
+        async with trio.open_nursery() as nursery:
+            if args.wait > 0 and not args.json and sys.stderr.isatty():
+                names = ", ".join(i.name for i in ifaces)
+                what = f"listening for tables on {names}"
+                nursery.start_soon(count_down, args.wait, what, sys.stderr)
+            tables = await list_tables(ifaces, args.wait, config=config)
+            nursery.cancel_scope.cancel()
         return tables, trio.current_time()
 
     tables, now = trio.run(listen)

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from . import audit, bench, config, play, sim, watch
 from . import list as list_command
+from .usage import Parser, commands, parse
+from .version import installed_version
 
 EXAMPLES = """examples:
   hearts play                            you against three bots, on this machine only
@@ -38,7 +40,8 @@ EXIT_CODES = """exit codes:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    # A usage.Parser, and so is each command's: add_subparsers makes its parent's kind.
+    parser: argparse.ArgumentParser = Parser(
         prog="hearts",
         description="Hearts (Microsoft rules) peer-to-peer on your LAN, with no trusted dealer.",
         epilog=EXAMPLES + EXIT_CODES,
@@ -61,23 +64,17 @@ class _Version(argparse.Action):
     ``importlib.metadata`` costs every other command a tenth of a second."""
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        sys.stdout.write(f"hearts {_version()}\n")
+        sys.stdout.write(f"hearts {installed_version()}\n")
         parser.exit()
-
-
-def _version() -> str:
-    """The installed distribution's version: one number, kept in pyproject.toml only."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("hearts-p2p")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:  # bare ``hearts``: nothing went wrong, the commands are what is asked for
+        sys.stdout.write(commands(parser))
+        return 0
+    args = parse(parser, argv)
     if args.command != "config" and (problem := config.apply(args)) is not None:
         sys.stderr.write(f"hearts {args.command}: {problem} (see hearts config)\n")
         return 1

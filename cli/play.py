@@ -32,6 +32,7 @@ from hearts_p2p.text import quoted
 
 from .args import BOT_DELAY, find_wait, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
+from .datadir import unwritable
 from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
 from .levels import bot_for, level_name
@@ -62,6 +63,9 @@ def _setup(args: argparse.Namespace, *, is_bot: bool = False) -> PeerOptions | i
     except (ValueError, InterfaceError) as e:
         sys.stderr.write(f"hearts {args.command}: {e}\n")
         return EXIT_USAGE
+    if (problem := unwritable(opts.data_dir)) is not None:
+        sys.stderr.write(f"hearts {args.command}: {problem}\n")
+        return EXIT_ERROR
     if _held_elsewhere(opts.data_dir):
         sys.stderr.write(
             f"hearts {args.command}: another hearts process is using {opts.data_dir}; "

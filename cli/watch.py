@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 
 from .args import HelpFormatter, discovery_flags
+from .usage import seconds
 
 __all__ = ["add_parser"]
 
@@ -36,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     discovery_flags(p, "discovery")
     p.add_argument(
         "--wait",
-        type=float,
+        type=seconds,
         default=10.0,
         metavar="SECONDS",
         help="how long to look for the table (10)",

@@ -40,6 +40,7 @@ from hearts_p2p.text import clean, quoted
 
 from .args import login_name
 from .audit import end_lines, hand_end_lines, hand_heading, table_lines, trick_line
+from .datadir import unwritable
 from .netlog import say_network_trouble
 from .render import Style
 
@@ -107,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, InterfaceError) as e:
         sys.stderr.write(f"hearts watch: {e}\n")
         return EXIT_USAGE
+    if (problem := unwritable(opts.log_dir)) is not None:
+        sys.stderr.write(f"hearts watch: {problem}\n")
+        return EXIT_ERROR
     if args.verbose:
         logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
     else:
@@ -151,7 +155,7 @@ async def _watch(
 
 
 def _options(args: argparse.Namespace) -> WatchOptions:
-    name = args.name or login_name()
+    name = args.name if args.name is not None else login_name()
     if not 0 < len(name) <= 32 or not name.isprintable():
         raise ValueError("--name must be 1 to 32 printable characters")
     if args.wait <= 0:

@@ -29,7 +29,7 @@ from typing import Any
 import trio
 
 from ..audit import AuditReport, HandSummary, TrickSummary, audit_log, hand_summary, trick_summary
-from ..discovery import DiscoveryConfig, TableState, open_browser
+from ..discovery import Browser, DiscoveryConfig, TableState, open_browser
 from ..discovery.directory import TableInfo
 from ..engine.hand import HandState
 from ..game import GameProtocol, HandRecord, SeatedRoster, SeatTaken, Status
@@ -431,6 +431,18 @@ def _refusal(frame: bytes) -> str | None:
 
 
 async def _find(opts: WatchOptions, table: str | None, show: Show) -> TableInfo:
+    """The table to watch, once it plays. Why it cannot be had is raised after the browser
+    closes: raised inside it, it would leave wrapped in the browser's exception group."""
+    async with open_browser(opts.interfaces, config=opts.discovery) as browser:
+        found = await _look(browser, opts, table, show)
+    if isinstance(found, WatchError):
+        raise found
+    return found
+
+
+async def _look(
+    browser: Browser, opts: WatchOptions, table: str | None, show: Show
+) -> TableInfo | WatchError:
     def named(t: TableInfo) -> bool:
         a = t.announcement
         return (
@@ -442,32 +454,31 @@ async def _find(opts: WatchOptions, table: str | None, show: Show) -> TableInfo:
     def live(t: TableInfo) -> bool:
         return named(t) and t.announcement.state in (TableState.OPEN, TableState.PLAYING)
 
-    async with open_browser(opts.interfaces, config=opts.discovery) as browser:
-        found: TableInfo | None = None
-        with trio.move_on_after(opts.find_timeout):
-            found = await browser.wait_for(live)
-        if found is None:
-            what = f"table {quoted(table)}" if table else "table"
-            names = ", ".join(i.name for i in opts.interfaces)
-            raise WatchError(
-                f"found no {what} on {names} within {opts.find_timeout:.0f} s (see hearts list)"
+    found: TableInfo | None = None
+    with trio.move_on_after(opts.find_timeout):
+        found = await browser.wait_for(live)
+    if found is None:
+        what = f"table {quoted(table)}" if table else "table"
+        names = ", ".join(i.name for i in opts.interfaces)
+        return WatchError(
+            f"found no {what} on {names} within {opts.find_timeout:g} s (see hearts list)"
+        )
+    playing = found.announcement.state is TableState.PLAYING
+    await show(Found(found, playing))
+    if playing:
+        return found
+    started: TableInfo | None = None
+    wanted = (found.table_id, found.announcement.host_key)
+    with trio.move_on_after(opts.start_timeout):
+        started = await browser.wait_for(
+            lambda t: (
+                (t.table_id, t.announcement.host_key) == wanted
+                and t.announcement.state is TableState.PLAYING
             )
-        playing = found.announcement.state is TableState.PLAYING
-        await show(Found(found, playing))
-        if playing:
-            return found
-        started: TableInfo | None = None
-        wanted = (found.table_id, found.announcement.host_key)
-        with trio.move_on_after(opts.start_timeout):
-            started = await browser.wait_for(
-                lambda t: (
-                    (t.table_id, t.announcement.host_key) == wanted
-                    and t.announcement.state is TableState.PLAYING
-                )
-            )
-        if started is None:
-            raise WatchError(f"the table did not start within {opts.start_timeout:.0f} s")
-        return started
+        )
+    if started is None:
+        return WatchError(f"the table did not start within {opts.start_timeout:.0f} s")
+    return started
 
 
 async def _reach(

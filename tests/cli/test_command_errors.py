@@ -79,10 +79,16 @@ def test_a_joiner_takes_the_host_s_clock_unless_it_sets_its_own() -> None:
     assert (theirs.absent_timeout, theirs.table_clock) == (120.0, True)
 
 
-@pytest.mark.parametrize(("command", "wait"), [("join", "0"), ("bot", "-1"), ("bot", "nan")])
+@pytest.mark.parametrize(("command", "wait"), [("join", "0"), ("bot", "-1")])
 def test_a_wait_of_no_time_is_a_usage_error(command: str, wait: str, tmp_path: Path) -> None:
     run = hearts(command, "Friday", "--wait", wait, "--data-dir", str(tmp_path))
     assert (run.returncode, run.stderr) == (2, f"hearts {command}: --wait must be positive\n")
+
+
+def test_a_wait_that_is_no_number_is_a_usage_error(tmp_path: Path) -> None:
+    run = hearts("bot", "Friday", "--wait", "nan", "--data-dir", str(tmp_path))
+    assert run.returncode == 2
+    assert run.stderr.startswith("hearts bot: argument --wait: 'nan' is not a number of seconds\n")
 
 
 def test_a_joiner_looks_for_its_table_ten_seconds_unless_told() -> None:

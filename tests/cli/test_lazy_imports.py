@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -19,3 +20,21 @@ def test_building_the_parser_loads_neither_the_audit_nor_the_package_metadata() 
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_version_is_answered_without_loading_the_program() -> None:
+    code = (
+        "import json, sys\n"
+        "sys.argv = ['hearts', '--version']\n"
+        "from hearts_p2p.cli import entry\n"
+        "assert entry.main() == 0\n"
+        "print(json.dumps([m for m in sys.modules if m.startswith('hearts_p2p')]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    version, loaded = done.stdout.splitlines()
+    assert version.startswith("hearts ")
+    assert sorted(json.loads(loaded)) == [
+        "hearts_p2p", "hearts_p2p.cli", "hearts_p2p.cli.entry", "hearts_p2p.cli.version"
+    ]  # fmt: skip
