@@ -92,9 +92,17 @@ def create(env: Path) -> None:
         raise SetupError(f"cannot make {env}: {said[-1] if said else 'venv failed'}")
 
 
+def tool(env: Path, name: str) -> Path:
+    """A program of ``env``: in ``bin`` on Linux and macOS, ``Scripts`` with ``.exe`` on
+    Windows."""
+    if os.name == "nt":
+        return env / "Scripts" / f"{name}.exe"
+    return env / "bin" / name
+
+
 def pip(env: Path) -> list[str]:
     """The pip that installs into ``env``: its own, else this python's aimed at it."""
-    python = str(env / "bin" / "python")
+    python = str(tool(env, "python"))
     if _works([python, "-m", "pip", "--version"]):
         return [python, "-m", "pip"]
     if _works([sys.executable, "-m", "pip", "--version"]):
@@ -127,7 +135,7 @@ def main(argv: list[str]) -> int:
     command = COMMANDS[argv[0]]
     env = environment()
     try:
-        if not (env / "bin" / "python").exists():
+        if not tool(env, "python").exists():
             create(env)
         if (extras := to_install(env, command.extras)) is not None:
             install(env, extras)
@@ -137,7 +145,9 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted\n")
         return 130
-    start = [str(env / "bin" / command.start[0]), *command.start[1:], *argv[1:]]
+    start = [str(tool(env, command.start[0])), *command.start[1:], *argv[1:]]
+    if os.name == "nt":  # no exec there: run it and pass on its exit code
+        return subprocess.run(start, check=False).returncode
     os.execv(start[0], start)
 
 
