@@ -92,6 +92,9 @@ class HandFlow:
             self.public = PublicHand(self.params)
         self._outbox: list[Message] = []
         self._sent: list[Message] = []
+        # The table plays this seat (taken over): its parts are the ones every peer computes
+        # from its recovered secret, which this seat's own deck follows, whatever it had made.
+        self.followed = False
         self._schedule = self.schedule()
         self._step = 0
         if self.deck is not None:
@@ -248,11 +251,14 @@ class HandFlow:
         kind = kind_of(msg)
         for i, mine in enumerate(self._outbox):
             if kind_of(mine) == kind:
-                if mine != msg:
+                if mine != msg and not self.followed:
                     raise DeckError(f"a {kind} message signed by this seat is not its own")
                 del self._outbox[i]
-                self._sent.append(mine)
+                self._sent.append(msg)
                 return
+        if self.followed:
+            self._sent.append(msg)  # the table's part for this seat, which every peer computes
+            return
         raise DeckError(f"a {kind} message signed by this seat came before its time")
 
     def stop(self, reason: str) -> None:

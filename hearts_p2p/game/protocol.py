@@ -159,6 +159,8 @@ class GameProtocol:
         self._dropped = 0
         self._evidence = False  # judging a takeover vote's evidence: the seat is not muted
         self._vouched: set[bytes] = set()  # frames whose signature the caller has checked
+        # every entry of the log ``resume`` is replaying, by (sender, prev, step)
+        self._replaying: dict[tuple[int, bytes, str], SignedMessage] = {}
 
     # -- read-only views -----------------------------------------------------------------------
 
@@ -642,13 +644,23 @@ class GameProtocol:
         """
         if self._s.count or self._s.outbox:
             raise ProtocolError("a game resumes into a fresh protocol only")
-        given = 0
+        decoded: list[SignedMessage | None] = []
         for raw in entries:
-            given += 1
             try:
-                self.receive(decode_frame(raw))
+                decoded.append(decode_frame(raw))
             except WireError:
-                continue
+                decoded.append(None)
+        self._replaying = {
+            (m.envelope.sender, m.envelope.prev, m.envelope.step): m
+            for m in decoded
+            if m is not None
+        }
+        given = 0
+        for msg in decoded:
+            given += 1
+            if msg is not None:
+                self.receive(msg)
+        self._replaying = {}
         pending = {m.raw for m in self._s.step.got.values()}
         out, _, events = self.drain()
         self._s.kept = min(self._s.count, given)
@@ -995,8 +1007,10 @@ class GameProtocol:
             body = table_part(s, player) if boundary else table_body(s, player)
             if body is None:
                 continue
-            if player == s.me and step.kind is StepKind.PASS_COMMIT and s.flow is not None:
-                s.flow.choose_pass(s.table[player].passes[step.hand])  # its deck follows
+            if player == s.me and s.flow is not None:
+                s.flow.followed = True  # its deck follows the table's parts
+                if step.kind is StepKind.PASS_COMMIT:
+                    s.flow.choose_pass(s.table[player].passes[step.hand])
             try:
                 step.parsed[player] = RULES[step.kind].check(s, player, body)
             except (DeckCheatError, DeckError, IllegalActionError) as e:
@@ -1399,8 +1413,16 @@ class GameProtocol:
         if s.status is not Status.RUNNING or s.silent or holding(s):
             return
         body = RULES[s.step.kind].send(s)
-        if body is not None:
-            self._send(s.step.name, body)
+        if body is None:
+            return
+        logged = self._replaying.get((s.me, s.step.prev, s.step.name))
+        if logged is not None:
+            # Replaying its log, this peer takes its own part as it made it then, from the
+            # log: signed again now, it could differ (a seats part names the reclaims it held,
+            # which no log holds) and be a second message under its number.
+            self.receive(logged)
+            return
+        self._send(s.step.name, body)
 
     def _send(self, step_name: str, body: dict[str, Any]) -> None:
         """Sign this player's message for the current step (``step_name``, as the wire names
