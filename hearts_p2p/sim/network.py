@@ -12,16 +12,8 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 __all__ = ["Clock", "Network"]
-
-
-@dataclass(order=True)
-class _Event:
-    at: float
-    seq: int
-    action: Callable[[], None] = field(compare=False)
 
 
 class Clock:
@@ -29,25 +21,24 @@ class Clock:
 
     def __init__(self) -> None:
         self.now = 0.0
-        self._events: list[_Event] = []
+        self._events: list[tuple[float, int, Callable[[], None]]] = []
         self._seq = 0
         self.processed = 0
 
     def at(self, when: float, action: Callable[[], None]) -> None:
         self._seq += 1
-        heapq.heappush(self._events, _Event(max(when, self.now), self._seq, action))
+        heapq.heappush(self._events, (max(when, self.now), self._seq, action))
 
     def after(self, delay: float, action: Callable[[], None]) -> None:
         self.at(self.now + delay, action)
 
     def step(self, until: float) -> bool:
         """Run the next event due by ``until``; False when there is none."""
-        if not self._events or self._events[0].at > until:
+        if not self._events or self._events[0][0] > until:
             return False
-        ev = heapq.heappop(self._events)
-        self.now = ev.at
+        self.now, _, action = heapq.heappop(self._events)
         self.processed += 1
-        ev.action()
+        action()
         return True
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..deck import group
 from .fastgroup import FastGroup
 from .invariants import Broken, Violation, check
+from .memo import remembered_signatures
 from .scenario import Scenario, draw
 from .world import World, scored
 
@@ -47,7 +48,7 @@ class RunResult:
 
 def run_scenario(scenario: Scenario, *, real_group: bool = False) -> RunResult:
     """Play ``scenario`` and check it. ``real_group``: the deck on P-256, not the stand-in."""
-    with nullcontext() if real_group else group.using(FastGroup()):
+    with nullcontext() if real_group else group.using(FastGroup()), remembered_signatures():
         world = World(scenario)
         failure = None
         try:
