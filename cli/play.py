@@ -34,6 +34,7 @@ from .args import BOT_DELAY, find_wait, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
 from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
+from .leaving import LEAVING_SIGNALS, detach_terminal, leaving_text
 from .levels import bot_for, level_name
 from .netlog import say_network_trouble
 from .render import Screen
@@ -117,15 +118,18 @@ class _Controls:
             self.before_start.cancel()
 
     async def watch_interrupts(self) -> None:
-        """The first Ctrl-C leaves the table as ``quit`` does, so the others hear at once and
-        no unfinished game is left behind to resume; a second one stops without waiting."""
-        with trio.open_signal_receiver(signal.SIGINT) as signals:
-            async for _ in signals:
+        """The first Ctrl-C, hang-up or SIGTERM leaves the table as ``quit`` does, so the others
+        hear at once and no unfinished game is left behind to resume; a second one stops
+        without waiting (leaving.py)."""
+        with trio.open_signal_receiver(*LEAVING_SIGNALS) as signals:
+            async for signum in signals:
+                if signum == signal.SIGHUP:
+                    detach_terminal()
                 if self.interrupted:
                     raise KeyboardInterrupt
                 self.interrupted = True
                 if self.tell is not None:
-                    self.tell("interrupted: leaving the table (Ctrl-C again to stop at once)")
+                    self.tell(leaving_text(signum))
                 self.quit()
 
 

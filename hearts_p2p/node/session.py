@@ -82,6 +82,13 @@ class Outcome:
     abort: Abort | None
 
 
+# How long the host waits for its bot peers to end by themselves, after a game played to the end
+# (they write their last entries too), and after one it left (they leave at once when no person
+# is left; bots playing on with people are stopped, since their player's program is gone), and
+# how long a SIGTERMed bot has to sign its quit: the leaving stays within 2 s.
+BOTS_FINISH, BOTS_LEAVE, BOT_QUIT = 10.0, 1.0, 0.5
+
+
 @dataclass(frozen=True)
 class BotSpec:
     count: int
@@ -116,22 +123,27 @@ async def host_game(
     if on_listening is not None:
         on_listening(opts.address, port)
     procs: list[trio.Process] = []
-    async with trio.open_nursery() as nursery:
-        announcer = await nursery.start(_announce, identity, opts, table)
-        if bots is not None and bots.count:
-            procs = await _spawn_bots(opts, bots, port)
-        joined, conns = await _fill_table(
-            listener, identity, opts, table, announcer, front, nursery
-        )
-        proto, roster = _open_game(store, opts, identity, table, joined, bots)
-        await start_players(conns, list(roster), 2.0)
-        outcome = await _play(
-            store, "host", identity, proto, roster, listener, opts, front,
-            on_watchers=lambda n: announcer.update(watchers=n),
-            on_open=lambda seats: announcer.update(open_seats=seats), task_status=task_status,
-        )  # fmt: skip
-        nursery.cancel_scope.cancel()
-    await _reap(procs)
+    finished = False
+    try:
+        async with trio.open_nursery() as nursery:
+            announcer = await nursery.start(_announce, identity, opts, table)
+            if bots is not None and bots.count:
+                procs = await _spawn_bots(opts, bots, port)
+            joined, conns = await _fill_table(
+                listener, identity, opts, table, announcer, front, nursery
+            )
+            proto, roster = _open_game(store, opts, identity, table, joined, bots)
+            await start_players(conns, list(roster), 2.0)
+            outcome = await _play(
+                store, "host", identity, proto, roster, listener, opts, front,
+                on_watchers=lambda n: announcer.update(watchers=n),
+                on_open=lambda seats: announcer.update(open_seats=seats), task_status=task_status,
+            )  # fmt: skip
+            finished = outcome.status is Status.FINISHED
+            nursery.cancel_scope.cancel()
+    finally:
+        with trio.CancelScope(shield=True):  # the player left before the start, say
+            await _reap(procs, BOTS_FINISH if finished else BOTS_LEAVE)
     return outcome
 
 
@@ -156,12 +168,16 @@ async def _resume_host(
 ) -> Outcome:
     """Resume the hosted game, and the bot peers it started (each resumes its own)."""
     respawned: list[trio.Process] = []
-    if state.bots:
-        respawned = await _spawn_bots(opts, BotSpec(**state.bots), state.port, resuming=True)
+    finished = False
     try:
-        return await _resume(store, "host", identity, state, opts, front, task_status)
+        if state.bots:
+            respawned = await _spawn_bots(opts, BotSpec(**state.bots), state.port, resuming=True)
+        outcome = await _resume(store, "host", identity, state, opts, front, task_status)
+        finished = outcome.status is Status.FINISHED
+        return outcome
     finally:
-        await _reap(respawned)
+        with trio.CancelScope(shield=True):
+            await _reap(respawned, BOTS_FINISH if finished else BOTS_LEAVE)
 
 
 async def _fill_table(
@@ -557,8 +573,16 @@ async def _spawn_bots(
     return procs
 
 
-async def _reap(procs: list[trio.Process], grace: float = 10.0) -> None:
+async def _reap(procs: list[trio.Process], grace: float) -> None:
+    """Let the bot peers end within ``grace``, then stop them: a SIGTERM, which a bot takes
+    as its quit, then a kill. Bound: ``grace`` + ``BOT_QUIT``."""
     with trio.move_on_after(grace):
+        for p in procs:
+            await p.wait()
+    for p in procs:
+        if p.returncode is None:
+            p.terminate()
+    with trio.move_on_after(BOT_QUIT):
         for p in procs:
             await p.wait()
     for p in procs:
