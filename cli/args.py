@@ -137,6 +137,8 @@ def add_parsers(
         "--quiet", action="store_true", help="print nothing but errors (no status lines)"
     )
     _json(bot)
+    # Started by a host resuming its game: resume without asking whether it can go on.
+    bot.add_argument("--resuming", action="store_true", help=argparse.SUPPRESS)
     bot.set_defaults(func=run["bot"])
 
 

@@ -26,6 +26,7 @@ from hearts_p2p.node import (
     join_game,
 )
 from hearts_p2p.node.store import DataDir
+from hearts_p2p.node.unfinished import Role
 from hearts_p2p.rules import PRESETS, RulesError
 from hearts_p2p.system.dirlock import try_lock
 from hearts_p2p.text import quoted
@@ -38,6 +39,7 @@ from .leaving import LEAVING_SIGNALS, detach_terminal, leaving_text
 from .levels import bot_for, level_name
 from .netlog import say_network_trouble
 from .render import Screen
+from .resume import Asked, settle
 from .seats import no_seat_at
 from .terminal import TerminalSeat, stdin_lines
 
@@ -201,6 +203,8 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
         (sys.stderr if args.headless else sys.stdout).write(f"hearts {args.command}: {note}\n")
     table = args.table or f"{opts.name}'s table"
     spec = BotSpec(bots, args.strategy, delay=delay)
+    asked = Asked(table[:32], rules, (bots, args.strategy), None, args.timeout, args.port)
+    settle(opts, Role.HOST, asked, sys.stderr if args.headless else sys.stdout)
 
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
         return await host_game(opts, rules, table[:32], front, spec, task_status=task_status)
@@ -252,6 +256,8 @@ def run_join(args: argparse.Namespace) -> int:
 
     if args.seat is not None:
         return _with_terminal(args, opts, _sitting(opts, args.table, args.seat, wait))
+    settle(opts, Role.JOIN, Asked(args.table, peer=peer, timeout=args.timeout, port=args.port),
+           sys.stdout)  # fmt: skip
     if (refusal := _no_seat(opts, args.table, peer)) is not None:
         sys.stderr.write(f"hearts join: {refusal}\n")
         return EXIT_ERROR
@@ -300,6 +306,9 @@ def run_bot(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts bot: {e}\n")
         return EXIT_USAGE
 
+    if args.seat is None and not args.resuming:
+        asked = Asked(args.table, peer=peer, timeout=args.timeout, port=args.port)
+        settle(opts, Role.JOIN, asked, stream(args.quiet, args.json))
     if args.seat is None and (refusal := _no_seat(opts, args.table, peer)) is not None:
         sys.stderr.write(f"hearts bot: {refusal}\n")
         return EXIT_ERROR

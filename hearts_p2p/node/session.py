@@ -171,7 +171,8 @@ async def _resume_host(
     finished = False
     try:
         if state.bots:
-            respawned = await _spawn_bots(opts, BotSpec(**state.bots), state.port, resuming=True)
+            spec = BotSpec(**state.bots)
+            respawned = await _spawn_bots(opts, spec, state.port, resuming=state.game_id)
         outcome = await _resume(store, "host", identity, state, opts, front, task_status)
         finished = outcome.status is Status.FINISHED
         return outcome
@@ -246,7 +247,7 @@ def _open_game(
     _write_entries(store.game(table.game_id).log, proto)
     saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
     state = ResumeState(table.game_id, identity.public_key, opts.name, table.port, roster,
-                        saved_bots)  # fmt: skip
+                        saved_bots, opts.absent_timeout)  # fmt: skip
     store.save_unfinished("host", state)
     return proto, roster
 
@@ -321,8 +322,10 @@ async def join_game(
     files.secrets.save({"secret": secret, "choices": {}})
     roster = welcome.roster
     store.save_unfinished(
-        "join", ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster)
-    )
+        "join",
+        ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster,
+                    timeout=opts.absent_timeout),
+    )  # fmt: skip
     return await _play(
         store, "join", identity, proto, roster, listener, opts, front, task_status=task_status
     )
@@ -412,6 +415,8 @@ async def _resume(
         raise SessionError("the unfinished game's secrets are missing; it cannot be resumed")
     choices = saved.get("choices") if isinstance(saved.get("choices"), dict) else {}
     proto = GameProtocol(state.game_id, state.host_key, identity, secret, choices)
+    if state.timeout is not None:  # the table's clock, which the others keep too
+        opts = replace(opts, absent_timeout=state.timeout)
     await front.notify(Notice(f"Resuming game {state.game_id.hex()[:8]} from {files.log}"))
     listener = await _listen(opts.address, state.port)
     return await _play(
@@ -537,22 +542,25 @@ def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
 
 
 async def _spawn_bots(
-    opts: PeerOptions, bots: BotSpec, port: int, resuming: bool = False
+    opts: PeerOptions, bots: BotSpec, port: int, resuming: bytes | None = None
 ) -> list[trio.Process]:
     """Start the bot peers, each a ``hearts bot`` process with its own data directory.
 
-    For a resumed game they resume theirs (a bot still running holds its directory, and the
-    new one leaves at once); for a new table, a game a bot left unfinished is over. Each runs
-    in a session (on Windows, a process group) of its own, so the player's Ctrl-C (sent by the
-    terminal to its whole process group) makes only the player leave: the bots are peers, not
-    part of the player's program.
+    For a resumed game (``resuming``: its id) the bots that stopped with it unfinished resume
+    theirs, without asking whether it can go on, as the host has; a bot still running it, or
+    whose game ended, is not started. For a new table, a game a bot left unfinished is over.
+    Each runs in a session (on Windows, a process group) of its own, so the player's Ctrl-C
+    (sent by the terminal to its whole process group) makes only the player leave: the bots are
+    peers, not part of the player's program.
     """
     procs = []
     for i in range(bots.count):
         name = f"Bot {i + 1}"
         bot_dir = opts.data_dir / "bots" / f"bot{i + 1}"
-        if not resuming:
+        if resuming is None:
             DataDir(bot_dir).finished("join")
+        elif not bot_resumes(bot_dir, resuming) or DataDir(bot_dir).holder() is not None:
+            continue  # its game ended, or it still plays it
         args = [
             sys.executable, "-m", "hearts_p2p.cli.main", "bot",
             "--peer", f"{opts.address}:{port}",
@@ -562,6 +570,7 @@ async def _spawn_bots(
             "--interface", opts.interfaces[0].name,
             "--timeout", str(opts.absent_timeout),
             "--quiet",
+            *(["--resuming"] if resuming is not None else []),
         ]  # fmt: skip
         if bots.seed is not None:
             args += ["--seed", str(bots.seed + i)]
@@ -571,6 +580,12 @@ async def _spawn_bots(
                                                        stdout=subprocess.DEVNULL,
                                                        **current().children.options()))  # fmt: skip
     return procs
+
+
+def bot_resumes(bot_dir: Path, game_id: bytes) -> bool:
+    """Whether the bot peer kept in ``bot_dir`` left game ``game_id`` unfinished."""
+    state = DataDir(bot_dir).unfinished("join")
+    return state is not None and state.game_id == game_id
 
 
 async def _reap(procs: list[trio.Process], grace: float) -> None:
