@@ -14,7 +14,7 @@ import trio
 from hearts_p2p.node.store import DataDir
 from hearts_p2p.node.unfinished import PROBE_WINDOW, Liveness, Unfinished, forget, probe
 from hearts_p2p.node.unfinished import unfinished as unfinished_games
-from hearts_p2p.text import json_escaped
+from hearts_p2p.text import json_escaped, quoted
 
 from .args import HelpFormatter, data_dir_for, login_name
 from .headless import write
@@ -146,21 +146,19 @@ def _json(
 def _forget(store: DataDir, args: argparse.Namespace) -> int:
     if (args.id is None) == (not args.all):
         raise ValueError("forget takes one ID, or --all")
+    wanted = "" if args.all else args.id.lower()
+    if not args.all and len(wanted) < 4:
+        raise ValueError(f"an ID is 4 or more characters of a listed id, not {quoted(args.id)}")
     if store.holder() is not None:
         sys.stderr.write(
             f"hearts games: a hearts process is playing from {store.root} now; "
             "leave that game first\n"
         )
         return EXIT_ERROR
-    games = unfinished_games(store)
-    if not args.all:
-        wanted = args.id.lower()
-        if len(wanted) < 4:
-            raise ValueError(f"an ID is 4 or more characters of a listed id, not {args.id!r}")
-        games = [g for g in games if g.state.game_id.hex().startswith(wanted)]
-        if not games:
-            sys.stderr.write(f"hearts games: no unfinished game {args.id} (see hearts games)\n")
-            return EXIT_ERROR
+    games = [g for g in unfinished_games(store) if g.state.game_id.hex().startswith(wanted)]
+    if not args.all and not games:
+        sys.stderr.write(f"hearts games: no unfinished game {quoted(args.id)} (see hearts games)\n")
+        return EXIT_ERROR
     for game in games:
         forget(store, game)
         write(sys.stdout, f"forgot {describe(game)}\n  its log stays: {game.log}\n")

@@ -1,0 +1,137 @@
+"""``hearts games`` and a rerun after a crash, through the real program: a game the others
+finished without you is listed as one that cannot go on, and the same command, run again,
+says so and plays a new game instead of waiting for ever on a table that is gone."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hearts_p2p.node.store import DataDir
+from tests.node.unfinished_game import left_unfinished
+from tests.ports import own_port
+
+from .pty_term import FIND_WAIT, descendants, free_port, hearts_env, running
+
+NOBODY = [("127.0.0.1", own_port()) for _ in range(3)]
+
+
+def hearts(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hearts_p2p.cli.main", *args],
+        capture_output=True, text=True, timeout=timeout, env=hearts_env(),
+    )  # fmt: skip
+
+
+@pytest.fixture
+def started() -> Iterator[list[subprocess.Popen[str]]]:
+    procs: list[subprocess.Popen[str]] = []
+    yield procs
+    for p in procs:
+        for pid in descendants(p.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if p.poll() is None:
+            p.kill()
+        p.wait(timeout=10)
+
+
+def start(procs: list[subprocess.Popen[str]], out: Path, *args: str) -> subprocess.Popen[str]:
+    with open(out, "w") as sink:
+        p = subprocess.Popen(
+            [sys.executable, "-m", "hearts_p2p.cli.main", *args],
+            stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, text=True,
+            env=hearts_env(),
+        )  # fmt: skip
+    procs.append(p)
+    return p
+
+
+def wait_until(what: str, done: object, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not (callable(done) and done()):
+        assert time.monotonic() < deadline, f"no {what} within {timeout} s"
+        time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_a_game_the_others_finished_is_not_resumed_and_the_same_command_plays_anew(
+    tmp_path: Path, started: list[subprocess.Popen[str]]
+) -> None:
+    disc = str(free_port(socket.SOCK_DGRAM))
+    ada = tmp_path / "ada"
+    host = ["host", "--headless", "--bots", "2", "--table", "Friday", "--target", "1",
+            "--timeout", "3", "--bot-strategy", "heuristic", "--bot-delay", "0.2",
+            "--name", "Ada", "--data-dir", str(ada), "--discovery-port", disc]  # fmt: skip
+    guest = ["bot", "Friday", "--name", "Robo", "--strategy", "heuristic", "--delay", "0.2",
+             "--data-dir", str(tmp_path / "robo"), "--discovery-port", disc,
+             "--wait", FIND_WAIT]  # fmt: skip
+    first = start(started, tmp_path / "h1.out", *host)
+    robo = start(started, tmp_path / "r1.out", *guest)
+    wait_until("game", lambda: (ada / "unfinished-host.json").exists(), 60)
+    time.sleep(1.0)
+    others = [robo.pid, *descendants(first.pid)]
+    first.kill()  # a crash: no word to the others, the game left unfinished
+    first.wait()
+    # The others take Ada's seat over after 3 s and finish the game without her.
+    wait_until("end of the others' game", lambda: not any(running(p) for p in others), 90)
+    (old,) = (ada / "games").glob("*.log")
+
+    listed = hearts("games", "--data-dir", str(ada))
+    assert listed.returncode == 0, listed.stderr
+    assert 'host of "Friday" (4 players, to 1' in listed.stdout, listed.stdout
+    assert "cannot go on: none of its 3 other players answered within 5 s" in listed.stdout
+    assert f"log: {old} (check it: hearts audit {old})" in listed.stdout
+
+    t0 = time.monotonic()
+    again = start(started, tmp_path / "h2.out", *host)
+    start(started, tmp_path / "r2.out", *guest)
+    assert again.wait(timeout=120) == 0, (tmp_path / "h2.out").read_text()
+    said = (tmp_path / "h2.out").read_text()
+    assert "It cannot go on: none of its 3 other players answered within 5 s." in said, said
+    assert f"Check it with: hearts audit {old}" in said
+    assert "final scores:" in said and str(old) not in said.split("final scores:")[1]
+    assert time.monotonic() - t0 < 120
+    assert "no unfinished game" in hearts("games", "--data-dir", str(ada)).stdout
+
+
+def test_games_lists_what_can_go_on_and_forgets_on_request(tmp_path: Path) -> None:
+    state = left_unfinished(tmp_path, NOBODY, table="Friday", bots=3)
+    short = state.game_id.hex()[:8]
+    listed = hearts("games", "--data-dir", str(tmp_path))
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.startswith(f'{short}: host of "Friday" (4 players, to 100'), listed.stdout
+    assert "started 2027-01-15 08:00 UTC" in listed.stdout
+    assert "can go on: its bots Bot 1, Bot 2, Bot 3 start again" in listed.stdout
+
+    assert hearts("games", "forget", "zz", "--data-dir", str(tmp_path)).returncode == 2
+    missing = hearts("games", "forget", "ffffffff", "--data-dir", str(tmp_path))
+    assert missing.returncode == 1
+    assert missing.stderr == 'hearts games: no unfinished game "ffffffff" (see hearts games)\n'
+    forgot = hearts("games", "forget", short[:5], "--data-dir", str(tmp_path))
+    assert forgot.returncode == 0 and forgot.stdout.startswith(f"forgot {short}: host of")
+    assert DataDir(tmp_path).unfinished("host") is None
+    assert DataDir(tmp_path / "bots" / "bot3").unfinished("join") is None
+    assert "no unfinished game" in hearts("games", "--data-dir", str(tmp_path)).stdout
+
+
+def test_forget_all_and_the_usage_errors(tmp_path: Path) -> None:
+    state = left_unfinished(tmp_path, NOBODY)
+    DataDir(tmp_path).save_unfinished("join", state)
+    for wrong in (["forget"], ["forget", "abcd", "--all"], ["--all"], ["abcd"]):
+        done = hearts("games", *wrong, "--data-dir", str(tmp_path))
+        assert done.returncode == 2 and "Traceback" not in done.stderr, wrong
+        assert len(done.stderr.strip().splitlines()[-1]) < 120
+    done = hearts("games", "forget", "--all", "--data-dir", str(tmp_path))
+    assert done.returncode == 0 and done.stdout.count("forgot ") == 2, done.stdout
+    assert DataDir(tmp_path).unfinished("host") is None
+    assert DataDir(tmp_path).unfinished("join") is None
