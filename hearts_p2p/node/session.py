@@ -203,8 +203,9 @@ async def _fill_table(
         nursery.start_soon(front.notify, Notice(f"{who.name} {change.value} ({who.fingerprint})"))
 
     joined, conns = await host_lobby(
-        listener, identity, table.game_id, table.name, rules.to_dict(), rules.players - 1, changed
-    )
+        listener, identity, table.game_id, table.name, rules.to_dict(), rules.players - 1, changed,
+        clock=round(opts.absent_timeout),
+    )  # fmt: skip
     announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
     return joined, conns
 
@@ -293,7 +294,7 @@ async def join_game(
     resume = store.unfinished("join")
     if resume is not None:
         return await _resume(store, "join", identity, resume, opts, front, task_status)
-    host_key = None
+    host_key, peer_given = None, peer is not None
     if peer is None:
         info = await _find(opts, table, find_timeout)
         peer, host_key = (info.address, info.announcement.port), info.announcement.host_key
@@ -305,8 +306,9 @@ async def join_game(
     secret = secrets.token_bytes(32)
 
     async def seated(w: Welcome) -> None:
+        clock = f"; {clock_text(w.clock)}" if w.clock and peer_given else ""
         await front.notify(
-            Notice(f"Seated at {quoted(w.table_name)}; waiting for the table to fill")
+            Notice(f"Seated at {quoted(w.table_name)}; waiting for the table to fill{clock}")
         )
 
     try:
@@ -317,6 +319,7 @@ async def join_game(
         )
     except LobbyError as e:
         raise SessionError(str(e)) from None
+    opts = await _table_clock(opts, welcome, front)
     proto = GameProtocol(welcome.game_id, welcome.host_key, identity, secret)
     files = store.game(welcome.game_id)
     files.secrets.save({"secret": secret, "choices": {}})
@@ -329,6 +332,20 @@ async def join_game(
     return await _play(
         store, "join", identity, proto, roster, listener, opts, front, task_status=task_status
     )
+
+
+async def _table_clock(opts: PeerOptions, welcome: Welcome, front: FrontEnd) -> PeerOptions:
+    """Follow the clock the host's welcome says, however this joiner found the table: with
+    another, it would wait for its person while the table takes its seat over as stalled. A
+    ``--timeout`` given is kept, and said to differ."""
+    if welcome.clock is None or float(welcome.clock) == opts.absent_timeout:
+        return opts
+    if opts.table_clock:
+        return replace(opts, absent_timeout=float(welcome.clock))
+    await front.notify(Notice(f"your --timeout {opts.absent_timeout:g} is not the table's "
+                              f"{welcome.clock} s: you may be taken over before you are asked "
+                              "to play, or wait longer than the others"))  # fmt: skip
+    return opts
 
 
 def _found(info: TableInfo) -> str:
