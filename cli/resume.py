@@ -24,6 +24,7 @@ from hearts_p2p.node.unfinished import (
     ago,
     forget,
     probe,
+    restartable,
     unfinished,
 )
 from hearts_p2p.rules import Rules
@@ -69,7 +70,8 @@ def settle(opts: PeerOptions, role: Role, asked: Asked, out: TextIO | None) -> N
             "play on, the table plays your seat)."
         )
     else:
-        say(f"Asking its players whether it can go on (up to {PROBE_WINDOW:g} s)...")
+        if not restartable(store, game):
+            say(f"Asking its players whether it can go on (up to {PROBE_WINDOW:g} s)...")
         live = trio.run(probe, store, game)
         if live.goes_on:
             say(f"It can go on ({live.text()}): resuming it, with its own settings.")

@@ -40,6 +40,7 @@ __all__ = [
     "ago",
     "forget",
     "probe",
+    "restartable",
     "unfinished",
 ]
 
@@ -150,12 +151,12 @@ class Liveness:
 async def probe(store: DataDir, game: Unfinished, window: float = PROBE_WINDOW) -> Liveness:
     """Whether ``game`` can go on, known within ``window`` seconds (at once when one of the
     host's bots can resume it, or a player answers)."""
-    restartable = _restartable(store, game)
+    bots = restartable(store, game)
     own = _own_key(store)
     names = {p.key: p.name for p in game.genesis.players} if game.genesis is not None else {}
     others = [m for m in game.state.roster if m.public_key != own and m.address is not None]
-    if restartable or not others:
-        return Liveness((), restartable, len(others))
+    if bots or not others:
+        return Liveness((), bots, len(others))
     answered: list[str] = []
     async with trio.open_nursery() as nursery:
         nursery.cancel_scope.deadline = trio.current_time() + window
@@ -185,7 +186,8 @@ async def _answers(key: bytes, address: tuple[str, int], game_id: bytes) -> bool
         await trio.sleep(_RETRY)
 
 
-def _restartable(store: DataDir, game: Unfinished) -> tuple[str, ...]:
+def restartable(store: DataDir, game: Unfinished) -> tuple[str, ...]:
+    """The host's own bots that stopped with ``game`` unfinished: started again, they resume."""
     bots = game.state.bots if game.role is Role.HOST else None
     if not bots:
         return ()

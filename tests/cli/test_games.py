@@ -5,6 +5,7 @@ says so and plays a new game instead of waiting for ever on a table that is gone
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -112,6 +113,15 @@ def test_games_lists_what_can_go_on_and_forgets_on_request(tmp_path: Path) -> No
     assert listed.stdout.startswith(f'{short}: host of "Friday" (4 players, to 100'), listed.stdout
     assert "started 2027-01-15 08:00 UTC" in listed.stdout
     assert "can go on: its bots Bot 1, Bot 2, Bot 3 start again" in listed.stdout
+    as_json = json.loads(hearts("games", "--json", "--data-dir", str(tmp_path)).stdout)
+    (row,) = as_json["games"]
+    assert (row["id"], row["role"], row["table"], row["can_go_on"]) == (
+        short,
+        "host",
+        "Friday",
+        True,
+    )
+    assert row["started"] == 1_800_000_000 and Path(row["log"]).is_file()
 
     assert hearts("games", "forget", "zz", "--data-dir", str(tmp_path)).returncode == 2
     missing = hearts("games", "forget", "ffffffff", "--data-dir", str(tmp_path))

@@ -34,6 +34,7 @@ def test_the_same_command_resumes_a_game_that_can_go_on_and_names_the_flags_it_i
     said, kept = rerun(tmp_path, Asked(HOST.table, HOST.rules, HOST.bots, timeout=30, port=4000))
     assert kept, said
     assert "It can go on (its bots Bot 1, Bot 2, Bot 3 start again): resuming it" in said
+    assert "Asking its players" not in said  # nobody is asked: its bots resume it
     assert "--timeout 30 ignored: the game keeps its clock of 120 s" in said
     assert "--port 4000 ignored: the game listens where it did, port 1" in said
 
@@ -58,6 +59,7 @@ def test_a_game_nobody_answers_is_forgotten_in_bounded_time(tmp_path: Path) -> N
     start = time.monotonic()
     said, kept = rerun(tmp_path, Asked(HOST.table, HOST.rules, (0, "heuristic")))
     assert not kept
+    assert "Asking its players whether it can go on (up to 5 s)...\n" in said
     assert "It cannot go on: none of its 3 other players answered within 5 s." in said
     assert "Its log, which ends where it stopped: " in said
     assert time.monotonic() - start < 7.0
