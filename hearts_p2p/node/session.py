@@ -85,7 +85,8 @@ class Outcome:
 # How long the host waits for its bot peers to end by themselves, after a game played to the end
 # (they write their last entries too), and after one it left (they leave at once when no person
 # is left; bots playing on with people are stopped, since their player's program is gone), and
-# how long a SIGTERMed bot has to sign its quit: the leaving stays within 2 s.
+# how long a SIGTERMed bot has to sign its quit: the leaving stays within 2 s. Bots still in the
+# lobby have nothing to finish, and are stopped at once.
 BOTS_FINISH, BOTS_LEAVE, BOT_QUIT = 10.0, 1.0, 0.5
 
 
@@ -123,7 +124,7 @@ async def host_game(
     if on_listening is not None:
         on_listening(opts.address, port)
     procs: list[trio.Process] = []
-    finished = False
+    grace = 0.0  # the table is still forming: nothing for the bots to finish
     try:
         async with trio.open_nursery() as nursery:
             announcer = await nursery.start(_announce, identity, opts, table)
@@ -133,17 +134,19 @@ async def host_game(
                 listener, identity, opts, table, announcer, front, nursery
             )
             proto, roster = _open_game(store, opts, identity, table, joined, bots)
+            grace = BOTS_LEAVE
             await start_players(conns, list(roster), 2.0)
             outcome = await _play(
                 store, "host", identity, proto, roster, listener, opts, front,
                 on_watchers=lambda n: announcer.update(watchers=n),
                 on_open=lambda seats: announcer.update(open_seats=seats), task_status=task_status,
             )  # fmt: skip
-            finished = outcome.status is Status.FINISHED
+            if outcome.status is Status.FINISHED:
+                grace = BOTS_FINISH
             nursery.cancel_scope.cancel()
     finally:
         with trio.CancelScope(shield=True):  # the player left before the start, say
-            await _reap(procs, BOTS_FINISH if finished else BOTS_LEAVE)
+            await _reap(procs, grace)
     return outcome
 
 
