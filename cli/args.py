@@ -29,7 +29,7 @@ GAME_EXIT_CODES = """exit codes:
   1    error (no table found, port in use, ...)
   2    usage
   3    game aborted (someone quit, a player was gone too long, a cheat was found)
-  130  interrupted (Ctrl-C)"""
+  130  interrupted: Ctrl-C, SIGHUP (the terminal closed) or SIGTERM; you left the table"""
 
 
 class HelpFormatter(argparse.HelpFormatter):
