@@ -12,18 +12,25 @@ import contextlib
 import os
 import signal
 
-LEAVING_SIGNALS = (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)
+_HANGUP: int | None = getattr(signal, "SIGHUP", None)  # Windows has no hang-up signal
+LEAVING_SIGNALS = tuple(int(s) for s in (signal.SIGINT, _HANGUP, signal.SIGTERM) if s is not None)
 
 _SAYS = {
-    signal.SIGINT: "interrupted: leaving the table (Ctrl-C again to stop at once)",
-    signal.SIGHUP: "the terminal closed: leaving the table",
-    signal.SIGTERM: "terminated: leaving the table (again to stop at once)",
+    int(signal.SIGINT): "interrupted: leaving the table (Ctrl-C again to stop at once)",
+    int(signal.SIGTERM): "terminated: leaving the table (again to stop at once)",
 }
+if _HANGUP is not None:
+    _SAYS[_HANGUP] = "the terminal closed: leaving the table"
 
 
 def leaving_text(signum: int) -> str:
     """The line shown when ``signum`` arrives."""
-    return _SAYS.get(signal.Signals(signum), "leaving the table")
+    return _SAYS.get(signum, "leaving the table")
+
+
+def is_hangup(signum: int) -> bool:
+    """Whether ``signum`` says the terminal is gone."""
+    return signum == _HANGUP
 
 
 def detach_terminal() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -35,7 +34,7 @@ from .args import BOT_DELAY, find_wait, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
 from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
-from .leaving import LEAVING_SIGNALS, detach_terminal, leaving_text
+from .leaving import LEAVING_SIGNALS, detach_terminal, is_hangup, leaving_text
 from .levels import bot_for, level_name
 from .netlog import say_network_trouble
 from .render import Screen
@@ -125,7 +124,7 @@ class _Controls:
         without waiting (leaving.py)."""
         with trio.open_signal_receiver(*LEAVING_SIGNALS) as signals:
             async for signum in signals:
-                if signum == signal.SIGHUP:
+                if is_hangup(signum):
                     detach_terminal()
                 if self.interrupted:
                     raise KeyboardInterrupt
