@@ -62,7 +62,8 @@ def settle(opts: PeerOptions, role: Role, asked: Asked, out: TextIO | None) -> N
     say(f"Unfinished game {describe(game)}.")
     differs = differences(game, asked)
     if game.genesis is None:
-        say("Its log cannot be read, so it cannot be resumed.")
+        say("Its log cannot be read, so it cannot be resumed. Starting the new game as asked; "
+            "the old one is forgotten.")  # fmt: skip
     elif differs:
         say(f"It is not the game this command asks for: {'; '.join(differs)}.")
         say(

@@ -77,3 +77,10 @@ def test_a_join_naming_another_table_or_address_does_not_resume(tmp_path: Path) 
 
 def test_no_unfinished_game_says_nothing(tmp_path: Path) -> None:
     assert rerun(tmp_path, HOST) == ("", False)
+
+
+def test_a_game_whose_log_cannot_be_read_is_forgotten_saying_so(tmp_path: Path) -> None:
+    state = left_unfinished(tmp_path, NOBODY)
+    DataDir(tmp_path).game(state.game_id).log.write_bytes(b"torn")
+    said, kept = rerun(tmp_path, HOST)
+    assert not kept and "Its log cannot be read, so it cannot be resumed. Starting" in said
