@@ -145,3 +145,16 @@ def test_forget_all_and_the_usage_errors(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout.count("forgot ") == 2, done.stdout
     assert DataDir(tmp_path).unfinished("host") is None
     assert DataDir(tmp_path).unfinished("join") is None
+
+
+def test_a_player_playing_now_is_listed_so_and_its_games_are_not_forgotten(
+    tmp_path: Path,
+) -> None:
+    left_unfinished(tmp_path, NOBODY)
+    playing = DataDir(tmp_path)
+    playing.lock()  # this test's process plays from the directory
+    listed = hearts("games", "--data-dir", str(tmp_path))
+    assert f"being played now, by another hearts process (pid {os.getpid()})" in listed.stdout
+    refused = hearts("games", "forget", "--all", "--data-dir", str(tmp_path))
+    assert refused.returncode == 1 and "is playing from" in refused.stderr
+    assert playing.unfinished("host") is not None
