@@ -21,7 +21,7 @@ from hearts_p2p.node.store import DataDir
 from tests.node.unfinished_game import left_unfinished
 from tests.ports import own_port
 
-from .pty_term import FIND_WAIT, descendants, free_port, hearts_env, running
+from .pty_term import FIND_WAIT, Terminal, descendants, free_port, hearts_env, running
 
 NOBODY = [("127.0.0.1", own_port()) for _ in range(3)]
 
@@ -158,3 +158,32 @@ def test_a_player_playing_now_is_listed_so_and_its_games_are_not_forgotten(
     refused = hearts("games", "forget", "--all", "--data-dir", str(tmp_path))
     assert refused.returncode == 1 and "is playing from" in refused.stderr
     assert playing.unfinished("host") is not None
+
+
+def test_a_crashed_terminal_game_resumes_on_screen_naming_the_flags_it_ignores(
+    tmp_path: Path,
+) -> None:
+    """`hearts play` killed mid-hand (its bots play on): the same command, with another
+    --timeout, says the game can go on, resumes it, and says the flag is not followed."""
+    home = tmp_path / "ada"
+    args = ["play", "--bot-strategy", "heuristic", "--name", "Ada", "--data-dir", str(home),
+            "--discovery-port", str(free_port(socket.SOCK_DGRAM))]  # fmt: skip
+    first = Terminal(args, hearts_env())
+    try:
+        first.expect(r"pass 3 cards to [^\n>]*> ", timeout=60)
+        bots = first.children()
+        first.proc.kill()  # a crash; the bots, in sessions of their own, play on
+        first.proc.wait()
+        again = Terminal([*args, "--timeout", "30"], hearts_env())
+        try:
+            again.expect(r"It can go on \(Bot \d answers?\): resuming it, with its own settings\.")
+            again.expect(r"--timeout 30 ignored: the game keeps its clock of 120 s")
+            again.expect(r"Resuming game [0-9a-f]{8} from ")
+            again.expect(r"pass 3 cards to [^\n>]*> ", timeout=60)
+        finally:
+            again.close()
+    finally:
+        first.close()
+        for pid in bots:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
