@@ -30,7 +30,7 @@ GAME_EXIT_CODES = """exit codes:
   1    error (no table found, port in use, ...)
   2    usage
   3    game aborted (someone quit, a player was gone too long, a cheat was found)
-  130  interrupted (Ctrl-C)"""
+  130  interrupted: Ctrl-C, SIGHUP (the terminal closed) or SIGTERM; you left the table"""
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -138,6 +138,8 @@ def add_parsers(
         "--quiet", action="store_true", help="print nothing but errors (no status lines)"
     )
     _json(bot)
+    # Started by a host resuming its game: resume without asking whether it can go on.
+    bot.add_argument("--resuming", action="store_true", help=argparse.SUPPRESS)
     bot.set_defaults(func=run["bot"])
 
 

@@ -34,7 +34,8 @@ HELP = """commands:
   last                        the previous trick
   say TEXT                    chat to the table
   help                        this list
-  quit                        leave the game (asks first; the game ends for everyone)
+  quit                        leave the game (asks first); the others play on, the table
+                              playing your seat
 cards: rank 2-10 J Q K A (or T for 10), suit c d s h or ♣ ♦ ♠ ♥, in any case"""
 
 

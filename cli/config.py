@@ -125,7 +125,7 @@ def apply(args: argparse.Namespace) -> str | None:
         settings = load(config_path())
     except ConfigError as e:
         return str(e)
-    named = args.command in ("play", "host", "join", "watch")
+    named = args.command in ("play", "host", "join", "watch", "games")
     if named and args.name is None and "name" in settings:
         args.name = settings["name"]
     unnamed = getattr(args, "interface", "-") is None and not os.environ.get(ENV_INTERFACE)

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import audit, bench, config, play, sim, watch
+from . import audit, bench, config, games, play, sim, watch
 from . import list as list_command
 from .usage import Parser, commands, parse
 from .version import installed_version
@@ -25,6 +25,7 @@ EXAMPLES = """examples:
   hearts bot Friday --level medium       a bot peer for someone's table
   hearts play --headless --json          a game of bots only, its end as JSON
   hearts audit GAME.log                  check a game from its log, offline
+  hearts games                           the games you left unfinished, and if they can go on
   hearts sim --seeds 2000 --jobs 2       the promise checked on 2,000 simulated tables
   hearts COMMAND --help                  every option of a command
 
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_parser(sub)
     sim.add_parser(sub)
     config.add_parser(sub)
+    games.add_parser(sub)
     return parser
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -26,6 +25,7 @@ from hearts_p2p.node import (
     join_game,
 )
 from hearts_p2p.node.store import DataDir
+from hearts_p2p.node.unfinished import Role
 from hearts_p2p.rules import PRESETS, RulesError
 from hearts_p2p.system.dirlock import try_lock
 from hearts_p2p.text import quoted
@@ -35,9 +35,11 @@ from .args import add_parsers as add_table_parsers
 from .datadir import unwritable
 from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
+from .leaving import LEAVING_SIGNALS, detach_terminal, is_hangup, leaving_text
 from .levels import bot_for, level_name
 from .netlog import say_network_trouble
 from .render import Screen
+from .resume import Asked, settle
 from .seats import no_seat_at
 from .terminal import TerminalSeat, stdin_lines
 
@@ -121,15 +123,18 @@ class _Controls:
             self.before_start.cancel()
 
     async def watch_interrupts(self) -> None:
-        """The first Ctrl-C leaves the table as ``quit`` does, so the others hear at once and
-        no unfinished game is left behind to resume; a second one stops without waiting."""
-        with trio.open_signal_receiver(signal.SIGINT) as signals:
-            async for _ in signals:
+        """The first Ctrl-C, hang-up or SIGTERM leaves the table as ``quit`` does, so the others
+        hear at once and no unfinished game is left behind to resume; a second one stops
+        without waiting (leaving.py)."""
+        with trio.open_signal_receiver(*LEAVING_SIGNALS) as signals:
+            async for signum in signals:
+                if is_hangup(signum):
+                    detach_terminal()
                 if self.interrupted:
                     raise KeyboardInterrupt
                 self.interrupted = True
                 if self.tell is not None:
-                    self.tell("interrupted: leaving the table (Ctrl-C again to stop at once)")
+                    self.tell(leaving_text(signum))
                 self.quit()
 
 
@@ -201,6 +206,8 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
         (sys.stderr if args.headless else sys.stdout).write(f"hearts {args.command}: {note}\n")
     table = args.table or f"{opts.name}'s table"
     spec = BotSpec(bots, args.strategy, delay=delay)
+    asked = Asked(table[:32], rules, (bots, args.strategy), None, args.timeout, args.port)
+    settle(opts, Role.HOST, asked, sys.stderr if args.headless else sys.stdout)
 
     async def start(front: FrontEnd, task_status: trio.TaskStatus[GameRunner]) -> Outcome:
         return await host_game(opts, rules, table[:32], front, spec, task_status=task_status)
@@ -252,6 +259,8 @@ def run_join(args: argparse.Namespace) -> int:
 
     if args.seat is not None:
         return _with_terminal(args, opts, _sitting(opts, args.table, args.seat, wait))
+    settle(opts, Role.JOIN, Asked(args.table, peer=peer, timeout=args.timeout, port=args.port),
+           sys.stdout)  # fmt: skip
     if (refusal := _no_seat(opts, args.table, peer)) is not None:
         sys.stderr.write(f"hearts join: {refusal}\n")
         return EXIT_ERROR
@@ -300,6 +309,9 @@ def run_bot(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hearts bot: {e}\n")
         return EXIT_USAGE
 
+    if args.seat is None and not args.resuming:
+        asked = Asked(args.table, peer=peer, timeout=args.timeout, port=args.port)
+        settle(opts, Role.JOIN, asked, stream(args.quiet, args.json))
     if args.seat is None and (refusal := _no_seat(opts, args.table, peer)) is not None:
         sys.stderr.write(f"hearts bot: {refusal}\n")
         return EXIT_ERROR

@@ -17,6 +17,7 @@ from hearts_p2p.cards import QUEEN_SPADES, Card, Suit
 from hearts_p2p.engine import Claim, Expose, HandPhase, PlayCard, SeatView, gongzhu_results
 from hearts_p2p.engine.view import TrickView
 from hearts_p2p.frontend import (
+    YOU_LEFT,
     Aborted,
     CardPlayed,
     CardsExposed,
@@ -393,7 +394,10 @@ class Screen:
             if ev.culprit is not None and ev.termination is Termination.CHEAT_PROVEN:
                 blame = f" (cheat proven: {self.who(ev.culprit)})"
             self.line("")
-            self.line(self.style.bold(f"Game aborted: {clean(ev.reason, 200)}{blame}"))
+            if ev.termination is Termination.LEFT and ev.culprit == self.you:
+                self.line(self.style.bold(YOU_LEFT))  # seated: the game goes on without you
+            else:
+                self.line(self.style.bold(f"Game aborted: {clean(ev.reason, 200)}{blame}"))
             self.line(f"Game log: {ev.log_path}")
             self.line(f"Check it yourself: hearts audit {ev.log_path}")
         elif isinstance(ev, SeatTakenOver):
@@ -506,5 +510,5 @@ class Screen:
         if ev.status is PeerStatus.CONNECTED:
             return f"[{who} is connected again]"
         if ev.status is PeerStatus.WAITING:
-            return f"[{who} lost the connection; waiting for them to come back]"
-        return f"[{who} is gone]"
+            return f"[{who} lost the connection; the seat is taken over if not back in time]"
+        return f"[{who} has left: the table plays that seat]"

@@ -34,6 +34,9 @@ from .commands import HELP, Command, InputError, NotYourTurn, parse_line
 from .hint import best_action, hint_line
 from .render import Screen, points_text
 
+# Once the seats are drawn the table can take a leaver's seat over; before, a leaver ends it.
+QUIT_SEATED = "leave the game? the others play on, the table playing your seat [y/N] "
+QUIT_UNSEATED = "leave the game? it has not started yet: it ends for everyone [y/N] "
 ASK_LINE = (
     "let them sit? y or n (no answer before this hand ends is a no; every seated player must "
     "say yes)"
@@ -241,7 +244,7 @@ class TerminalSeat:
                 screen.line("nobody to talk to until the game starts")
         elif cmd.name == "quit":
             self._confirm_quit = True
-            screen.prompt("leave the game? it ends for everyone [y/N] ")
+            screen.prompt(QUIT_SEATED if self._seated else QUIT_UNSEATED)
             return
         self._prompt()
 

@@ -29,7 +29,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         epilog="examples:\n  hearts watch\n  hearts watch Friday --name Kim --interface eth0\n\n"
         "exit codes:\n  0    a finished game that verifies\n  1    no table found, "
         "unreachable or refused\n  2    usage\n  3    an aborted game that verifies\n"
-        "  4    the game or the host's feed does not verify\n  130  interrupted (Ctrl-C)",
+        "  4    the game or the host's feed does not verify\n"
+        "  130  interrupted (Ctrl-C, SIGHUP or SIGTERM)",
         formatter_class=HelpFormatter,
     )
     p.add_argument("table", nargs="?", help="table name or id prefix (default: the only one)")

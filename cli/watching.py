@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
-import signal
 import sys
 
 import trio
@@ -41,6 +40,7 @@ from hearts_p2p.text import clean, quoted
 from .args import login_name
 from .audit import end_lines, hand_end_lines, hand_heading, table_lines, trick_line
 from .datadir import unwritable
+from .leaving import LEAVING_SIGNALS
 from .netlog import say_network_trouble
 from .render import Style
 
@@ -145,7 +145,7 @@ async def _watch(
             nursery.cancel_scope.cancel()
 
         async def interrupts() -> None:
-            with trio.open_signal_receiver(signal.SIGINT) as signals:
+            with trio.open_signal_receiver(*LEAVING_SIGNALS) as signals:
                 async for _ in signals:
                     nursery.cancel_scope.cancel()
 

@@ -38,6 +38,7 @@ from .game.events import (
 from .text import clean
 
 __all__ = [
+    "YOU_LEFT",
     "Aborted",
     "CardPlayed",
     "CardsExposed",
@@ -72,8 +73,8 @@ __all__ = [
 
 class PeerStatus(StrEnum):
     CONNECTED = "connected"
-    WAITING = "waiting"
-    GONE = "gone"
+    WAITING = "waiting"  # its link dropped: taken over if it is not back within the timeout
+    LEFT = "left"  # its link dropped after it quit, or while the table plays its seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,12 @@ class FrontEnd(Protocol):
         """Something happened at the table."""
         ...
 
+
+# What a player who quit is told: its own log ends with its leaving, but the game goes on.
+YOU_LEFT = (
+    "You left the game. The others play on to the end: the table plays your seat, its cards "
+    "open to everyone"
+)
 
 _HOW = {"left": "left the table", "gone": "is gone", "stalled": "stopped answering"}
 

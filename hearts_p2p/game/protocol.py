@@ -405,6 +405,12 @@ class GameProtocol:
         return MappingProxyType(self._s.holders)
 
     @property
+    def left_players(self) -> frozenset[int]:
+        """Players who signed that they leave (a quit), by player number: their seats are
+        taken over, never waited for."""
+        return frozenset(self._s.left)
+
+    @property
     def table_seats(self) -> frozenset[int]:
         """Players whose seats the table plays (taken over), by player number."""
         return frozenset(self._s.table)

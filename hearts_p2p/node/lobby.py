@@ -16,7 +16,7 @@ import enum
 import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import trio
@@ -56,6 +56,7 @@ MAX_REJOINS = 10  # times a joiner takes its seat again after the host let it go
 REJOIN_PAUSE = 0.5  # seconds before it does
 REJOIN_PATIENCE = 5.0  # how long it keeps trying to reach the host then (it may be gone)
 _SIGNING_TAG = b"hearts-p2p lobby message\0"
+MAX_CLOCK = 86400  # the longest table clock a welcome may say, in seconds (as announcements)
 
 
 class LobbyError(Exception):
@@ -87,6 +88,7 @@ class Welcome:
     table_name: str
     rules: dict[str, Any]
     roster: tuple[Member, ...]
+    clock: int | None = None  # the host's timeout in seconds, if it says it
 
 
 @dataclass(eq=False)
@@ -278,9 +280,14 @@ async def host_lobby(
     rules: dict[str, Any],
     seats: int,
     on_change: Callable[[list[Seat], Seat, SeatChange], None],
+    clock: int | None = None,
 ) -> tuple[list[Seat], list[HostLink]]:
-    """Seat joiners until ``seats`` are taken by joiners still there; them and their links."""
-    welcome = {"t": "welcome", "game": game_id, "table": table_name, "rules": rules}
+    """Seat joiners until ``seats`` are taken by joiners still there; them and their links.
+    ``clock``, the table's timeout, goes in the welcome: a joiner that came by address heard
+    no announcement, and must follow the table's clock all the same."""
+    welcome: dict[str, Any] = {"t": "welcome", "game": game_id, "table": table_name, "rules": rules}
+    if clock is not None:
+        welcome["clock"] = clock
     lobby = _Lobby(identity, welcome, seats, on_change)
     async with trio.open_nursery() as nursery:
 
@@ -373,7 +380,7 @@ async def join_lobby(
                 log.info("lobby: the host let this seat go before the start (%s); joining again", e)
                 continue
         roster = _roster(msg, conn.peer_key, identity.public_key)
-        return Welcome(welcome.game_id, welcome.host_key, welcome.table_name, welcome.rules, roster)
+        return replace(welcome, roster=roster)
     raise AssertionError("unreachable: the last try returns or raises")
 
 
@@ -386,7 +393,10 @@ def _welcome(answer: Any, host_key: bytes) -> Welcome:
         raise LobbyError("the host sent a malformed welcome")
     if not isinstance(table, str) or not isinstance(rules, dict):
         raise LobbyError("the host sent a malformed welcome")
-    return Welcome(game_id, host_key, table, rules, ())
+    clock = answer.get("clock")
+    if clock is not None and (type(clock) is not int or not 1 <= clock <= MAX_CLOCK):
+        raise LobbyError("the host sent a malformed welcome")
+    return Welcome(game_id, host_key, table, rules, (), clock)
 
 
 async def _reach(

@@ -628,8 +628,20 @@ class GameRunner:
                     self._gone_since[peer] = trio.current_time()
                 seat = self._seat_of_key(peer)
                 if seat is not None and self.protocol.seat_of:
-                    status = PeerStatus.CONNECTED if now else PeerStatus.WAITING
-                    self._post(functools.partial(self.front.notify, PeerState(seat, status)))
+                    self._post(functools.partial(self._tell_link, peer, seat, now))
+
+    async def _tell_link(self, peer: bytes, seat: int, up: bool) -> None:
+        """Say that a seat's link came back or dropped, judged when the game task gets to it,
+        after the frames that came before the drop: a player who quit, or whose seat the table
+        plays, is not waited for, and the screen must not say it is."""
+        player = self._player_of_key(peer)
+        if up:
+            status = PeerStatus.CONNECTED
+        elif player in self.protocol.left_players or player in self.protocol.table_seats:
+            status = PeerStatus.LEFT
+        else:
+            status = PeerStatus.WAITING
+        await self.front.notify(PeerState(seat, status))
 
     async def _watch_absence(self) -> None:
         # Progress is a new step, or the players awaited in it changing (a takeover round's

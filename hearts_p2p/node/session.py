@@ -82,6 +82,14 @@ class Outcome:
     abort: Abort | None
 
 
+# How long the host waits for its bot peers to end by themselves, after a game played to the end
+# (they write their last entries too), and after one it left (they leave at once when no person
+# is left; bots playing on with people are stopped, since their player's program is gone), and
+# how long a SIGTERMed bot has to sign its quit: the leaving stays within 2 s. Bots still in the
+# lobby have nothing to finish, and are stopped at once.
+BOTS_FINISH, BOTS_LEAVE, BOT_QUIT = 10.0, 1.0, 0.5
+
+
 @dataclass(frozen=True)
 class BotSpec:
     count: int
@@ -116,22 +124,29 @@ async def host_game(
     if on_listening is not None:
         on_listening(opts.address, port)
     procs: list[trio.Process] = []
-    async with trio.open_nursery() as nursery:
-        announcer = await nursery.start(_announce, identity, opts, table)
-        if bots is not None and bots.count:
-            procs = await _spawn_bots(opts, bots, port)
-        joined, conns = await _fill_table(
-            listener, identity, opts, table, announcer, front, nursery
-        )
-        proto, roster = _open_game(store, opts, identity, table, joined, bots)
-        await start_players(conns, list(roster), 2.0)
-        outcome = await _play(
-            store, "host", identity, proto, roster, listener, opts, front,
-            on_watchers=lambda n: announcer.update(watchers=n),
-            on_open=lambda seats: announcer.update(open_seats=seats), task_status=task_status,
-        )  # fmt: skip
-        nursery.cancel_scope.cancel()
-    await _reap(procs)
+    grace = 0.0  # the table is still forming: nothing for the bots to finish
+    try:
+        async with trio.open_nursery() as nursery:
+            announcer = await nursery.start(_announce, identity, opts, table)
+            if bots is not None and bots.count:
+                procs = await _spawn_bots(opts, bots, port)
+            joined, conns = await _fill_table(
+                listener, identity, opts, table, announcer, front, nursery
+            )
+            proto, roster = _open_game(store, opts, identity, table, joined, bots)
+            grace = BOTS_LEAVE
+            await start_players(conns, list(roster), 2.0)
+            outcome = await _play(
+                store, "host", identity, proto, roster, listener, opts, front,
+                on_watchers=lambda n: announcer.update(watchers=n),
+                on_open=lambda seats: announcer.update(open_seats=seats), task_status=task_status,
+            )  # fmt: skip
+            if outcome.status is Status.FINISHED:
+                grace = BOTS_FINISH
+            nursery.cancel_scope.cancel()
+    finally:
+        with trio.CancelScope(shield=True):  # the player left before the start, say
+            await _reap(procs, grace)
     return outcome
 
 
@@ -156,12 +171,17 @@ async def _resume_host(
 ) -> Outcome:
     """Resume the hosted game, and the bot peers it started (each resumes its own)."""
     respawned: list[trio.Process] = []
-    if state.bots:
-        respawned = await _spawn_bots(opts, BotSpec(**state.bots), state.port, resuming=True)
+    finished = False
     try:
-        return await _resume(store, "host", identity, state, opts, front, task_status)
+        if state.bots:
+            spec = BotSpec(**state.bots)
+            respawned = await _spawn_bots(opts, spec, state.port, resuming=state.game_id)
+        outcome = await _resume(store, "host", identity, state, opts, front, task_status)
+        finished = outcome.status is Status.FINISHED
+        return outcome
     finally:
-        await _reap(respawned)
+        with trio.CancelScope(shield=True):
+            await _reap(respawned, BOTS_FINISH if finished else BOTS_LEAVE)
 
 
 async def _fill_table(
@@ -186,8 +206,9 @@ async def _fill_table(
         nursery.start_soon(front.notify, Notice(f"{who.name} {change.value} ({who.fingerprint})"))
 
     joined, conns = await host_lobby(
-        listener, identity, table.game_id, table.name, rules.to_dict(), rules.players - 1, changed
-    )
+        listener, identity, table.game_id, table.name, rules.to_dict(), rules.players - 1, changed,
+        clock=round(opts.absent_timeout),
+    )  # fmt: skip
     announcer.update(state=TableState.PLAYING, seats_taken=rules.players)
     return joined, conns
 
@@ -230,7 +251,7 @@ def _open_game(
     _write_entries(store.game(table.game_id).log, proto)
     saved_bots = dataclasses.asdict(bots) if bots is not None and bots.count else None
     state = ResumeState(table.game_id, identity.public_key, opts.name, table.port, roster,
-                        saved_bots)  # fmt: skip
+                        saved_bots, opts.absent_timeout)  # fmt: skip
     store.save_unfinished("host", state)
     return proto, roster
 
@@ -276,7 +297,7 @@ async def join_game(
     resume = store.unfinished("join")
     if resume is not None:
         return await _resume(store, "join", identity, resume, opts, front, task_status)
-    host_key = None
+    host_key, peer_given = None, peer is not None
     if peer is None:
         info = await _find(opts, table, find_timeout)
         peer, host_key = (info.address, info.announcement.port), info.announcement.host_key
@@ -288,8 +309,9 @@ async def join_game(
     secret = secrets.token_bytes(32)
 
     async def seated(w: Welcome) -> None:
+        clock = f"; {clock_text(w.clock)}" if w.clock and peer_given else ""
         await front.notify(
-            Notice(f"Seated at {quoted(w.table_name)}; waiting for the table to fill")
+            Notice(f"Seated at {quoted(w.table_name)}; waiting for the table to fill{clock}")
         )
 
     try:
@@ -300,16 +322,33 @@ async def join_game(
         )
     except LobbyError as e:
         raise SessionError(str(e)) from None
+    opts = await _table_clock(opts, welcome, front)
     proto = GameProtocol(welcome.game_id, welcome.host_key, identity, secret)
     files = store.game(welcome.game_id)
     files.secrets.save({"secret": secret, "choices": {}})
     roster = welcome.roster
     store.save_unfinished(
-        "join", ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster)
-    )
+        "join",
+        ResumeState(welcome.game_id, welcome.host_key, opts.name, port, roster,
+                    timeout=opts.absent_timeout),
+    )  # fmt: skip
     return await _play(
         store, "join", identity, proto, roster, listener, opts, front, task_status=task_status
     )
+
+
+async def _table_clock(opts: PeerOptions, welcome: Welcome, front: FrontEnd) -> PeerOptions:
+    """Follow the clock the host's welcome says, however this joiner found the table: with
+    another, it would wait for its person while the table takes its seat over as stalled. A
+    ``--timeout`` given is kept, and said to differ."""
+    if welcome.clock is None or float(welcome.clock) == opts.absent_timeout:
+        return opts
+    if opts.table_clock:
+        return replace(opts, absent_timeout=float(welcome.clock))
+    await front.notify(Notice(f"your --timeout {opts.absent_timeout:g} is not the table's "
+                              f"{welcome.clock} s: you may be taken over before you are asked "
+                              "to play, or wait longer than the others"))  # fmt: skip
+    return opts
 
 
 def _found(info: TableInfo) -> str:
@@ -396,6 +435,8 @@ async def _resume(
         raise SessionError("the unfinished game's secrets are missing; it cannot be resumed")
     choices = saved.get("choices") if isinstance(saved.get("choices"), dict) else {}
     proto = GameProtocol(state.game_id, state.host_key, identity, secret, choices)
+    if state.timeout is not None:  # the table's clock, which the others keep too
+        opts = replace(opts, absent_timeout=state.timeout)
     await front.notify(Notice(f"Resuming game {state.game_id.hex()[:8]} from {files.log}"))
     listener = await _listen(opts.address, state.port)
     return await _play(
@@ -521,22 +562,25 @@ def _replay_own_log(proto: GameProtocol, game_log: GameLog) -> None:
 
 
 async def _spawn_bots(
-    opts: PeerOptions, bots: BotSpec, port: int, resuming: bool = False
+    opts: PeerOptions, bots: BotSpec, port: int, resuming: bytes | None = None
 ) -> list[trio.Process]:
     """Start the bot peers, each a ``hearts bot`` process with its own data directory.
 
-    For a resumed game they resume theirs (a bot still running holds its directory, and the
-    new one leaves at once); for a new table, a game a bot left unfinished is over. Each runs
-    in a session (on Windows, a process group) of its own, so the player's Ctrl-C (sent by the
-    terminal to its whole process group) makes only the player leave: the bots are peers, not
-    part of the player's program.
+    For a resumed game (``resuming``: its id) the bots that stopped with it unfinished resume
+    theirs, without asking whether it can go on, as the host has; a bot still running it, or
+    whose game ended, is not started. For a new table, a game a bot left unfinished is over.
+    Each runs in a session (on Windows, a process group) of its own, so the player's Ctrl-C
+    (sent by the terminal to its whole process group) makes only the player leave: the bots are
+    peers, not part of the player's program.
     """
     procs = []
     for i in range(bots.count):
         name = f"Bot {i + 1}"
         bot_dir = opts.data_dir / "bots" / f"bot{i + 1}"
-        if not resuming:
+        if resuming is None:
             DataDir(bot_dir).finished("join")
+        elif not bot_resumes(bot_dir, resuming) or DataDir(bot_dir).holder() is not None:
+            continue  # its game ended, or it still plays it
         args = [
             sys.executable, "-m", "hearts_p2p.cli.main", "bot",
             "--peer", f"{opts.address}:{port}",
@@ -546,6 +590,7 @@ async def _spawn_bots(
             "--interface", opts.interfaces[0].name,
             "--timeout", str(opts.absent_timeout),
             "--quiet",
+            *(["--resuming"] if resuming is not None else []),
         ]  # fmt: skip
         if bots.seed is not None:
             args += ["--seed", str(bots.seed + i)]
@@ -557,8 +602,22 @@ async def _spawn_bots(
     return procs
 
 
-async def _reap(procs: list[trio.Process], grace: float = 10.0) -> None:
+def bot_resumes(bot_dir: Path, game_id: bytes) -> bool:
+    """Whether the bot peer kept in ``bot_dir`` left game ``game_id`` unfinished."""
+    state = DataDir(bot_dir).unfinished("join")
+    return state is not None and state.game_id == game_id
+
+
+async def _reap(procs: list[trio.Process], grace: float) -> None:
+    """Let the bot peers end within ``grace``, then stop them: a SIGTERM, which a bot takes
+    as its quit, then a kill. Bound: ``grace`` + ``BOT_QUIT``."""
     with trio.move_on_after(grace):
+        for p in procs:
+            await p.wait()
+    for p in procs:
+        if p.returncode is None:
+            p.terminate()
+    with trio.move_on_after(BOT_QUIT):
         for p in procs:
             await p.wait()
     for p in procs:

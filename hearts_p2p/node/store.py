@@ -44,6 +44,7 @@ class ResumeState:
     port: int
     roster: tuple[Member, ...]
     bots: dict[str, Any] | None = None  # the host's bot peers, to start again on resume
+    timeout: float | None = None  # the table's clock, kept on resume whatever --timeout says
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +57,7 @@ class ResumeState:
                 for m in self.roster
             ],
             "bots": self.bots,
+            "timeout": self.timeout,
         }
 
     @classmethod
@@ -71,6 +73,7 @@ class ResumeState:
             int(d["port"]),
             roster,
             d.get("bots") if isinstance(d.get("bots"), dict) else None,
+            float(d["timeout"]) if isinstance(d.get("timeout"), int | float) else None,
         )
 
 
@@ -91,7 +94,25 @@ class DataDir:
         if not try_lock(f.fileno()):
             f.close()
             raise DataDirBusy(f"another hearts process is playing from {self.root}")
+        f.truncate(0)
+        f.write(str(os.getpid()).encode())  # who holds it: see holder()
+        f.flush()
         self._lock = f
+
+    def holder(self) -> int | None:
+        """The process that holds this directory now (``lock``), if one does: its pid, as it
+        wrote it in the lock file (0 if unreadable). Checked without taking the lock."""
+        try:
+            with open(self.root / "lock", "rb") as f:
+                if try_lock(f.fileno()):  # released by the close
+                    return None
+                try:
+                    text = f.read(16).decode("ascii", "replace").strip()
+                except OSError:  # Windows: a locked file's bytes cannot be read
+                    return 0
+                return int(text) if text.isdigit() else 0
+        except OSError:  # no lock file: nobody ever played from here
+            return None
 
     @property
     def identity_path(self) -> Path:

@@ -182,13 +182,13 @@ def test_wrong_input_gets_one_line_and_the_prompt_again(
     term.expect(r"no trick taken yet\nplay \[")
 
     term.send("quit")
-    term.expect(r"leave the game\? it ends for everyone \[y/N\] ")
+    term.expect(r"leave the game\? the others play on, the table playing your seat \[y/N\] ")
     term.send("n")
     term.expect(r"staying\nplay \[")
     term.send("quit")
     term.expect(r"\[y/N\] ")
     term.send("y")
-    term.expect(r"Game aborted: Ada left the table\n")
+    term.expect(r"You left the game\. The others play on to the end: the table plays your seat")
     term.expect(r"Check it yourself: hearts audit \S+\.log")
     assert term.wait() == 3
     assert "Traceback" not in term.text
