@@ -23,6 +23,7 @@ from hearts_p2p.node.unfinished import (
     Unfinished,
     ago,
     forget,
+    leave,
     probe,
     restartable,
     unfinished,
@@ -81,7 +82,10 @@ def settle(opts: PeerOptions, role: Role, asked: Asked, out: TextIO | None) -> N
             return
         say(f"It cannot go on: {live.text()}. Starting the new game as asked; the old one is "
             "forgotten.")  # fmt: skip
-    say(f"Its log, which ends where it stopped: {game.log}")
+    if game.genesis is not None and leave(store, game):
+        say(f"You left it: its log ends with your leave, as a quit's would: {game.log}")
+    else:
+        say(f"Its log, which ends where it stopped: {game.log}")
     say(f"Check it with: hearts audit {game.log}")
     forget(store, game)
 

@@ -8,6 +8,8 @@ import math
 from collections.abc import Sequence
 from typing import NoReturn
 
+from hearts_p2p.text import escaped
+
 __all__ = ["Parser", "commands", "parse", "seconds"]
 
 
@@ -16,6 +18,7 @@ class Parser(argparse.ArgumentParser):
     and where the rest is; its subcommands' parsers are of this class too."""
 
     def error(self, message: str) -> NoReturn:
+        message = escaped(message)  # it may repeat what was typed: NEL, escapes, controls
         self.exit(
             2, f"{self.prog}: {message}\nusage: {one_line(self)}  (more: {self.prog} --help)\n"
         )

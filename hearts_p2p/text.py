@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import unicodedata
 
-__all__ = ["clean", "json_escaped", "quoted"]
+__all__ = ["clean", "escaped", "json_escaped", "quoted"]
 
 # Control (C0, DEL, C1), format (bidi marks, embeddings, overrides and isolates, zero-width and
 # other invisible characters), surrogates, private use, unassigned, and line/paragraph separators.
@@ -25,6 +25,13 @@ def _unsafe(c: str) -> bool:
 def clean(text: str, limit: int = 40) -> str:
     """``text`` without any character that could drive the terminal, cut to ``limit`` characters."""
     return "".join(c for c in text if not _unsafe(c))[:limit]
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character that could drive the terminal, or break a line (NEL, the
+    line and paragraph separators), written as its Python escape: a message that repeats what a
+    user typed stays one line and shows what was typed."""
+    return "".join(c.encode("unicode_escape").decode("ascii") if _unsafe(c) else c for c in text)
 
 
 def quoted(name: str, limit: int = 40) -> str:

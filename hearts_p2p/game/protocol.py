@@ -410,6 +410,12 @@ class GameProtocol:
         taken over, never waited for."""
         return frozenset(self._s.left)
 
+    def table_seat_open(self, player: int) -> bool:
+        """Whether the table plays ``player``'s seat as an open one (a voided hand's, on a
+        public stand-in secret), not on its secret recovered from the escrow."""
+        seat = self._s.table.get(player)
+        return seat is not None and seat.open
+
     @property
     def table_seats(self) -> frozenset[int]:
         """Players whose seats the table plays (taken over), by player number."""

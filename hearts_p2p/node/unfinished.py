@@ -23,9 +23,9 @@ from pathlib import Path
 
 import trio
 
-from ..game import Genesis, GenesisError
+from ..game import GameProtocol, Genesis, GenesisError, ProtocolError, Status
 from ..identity import Identity, IdentityError
-from ..log import LogCorrupt, read_log
+from ..log import GameLog, LogCorrupt, read_log
 from ..rules import Rules
 from ..transport import TransportError, open_connection
 from ..wire import WireError, decode_frame
@@ -39,6 +39,7 @@ __all__ = [
     "Unfinished",
     "ago",
     "forget",
+    "leave",
     "probe",
     "restartable",
     "unfinished",
@@ -100,6 +101,40 @@ def unfinished(store: DataDir) -> list[Unfinished]:
             log = store.game(state.game_id).log
             found.append(Unfinished(role, state, log, _genesis(log), _mtime(log)))
     return found
+
+
+def leave(store: DataDir, game: Unfinished) -> bool:
+    """End the game's log with this player's own signed leave, as a quit would have: the game
+    it will not go back to then audits VALID, "left", instead of stopping mid-step. Whether the
+    log now ends the game (a log already ended, or a seat the table plays, is left as it is)."""
+    files = store.game(game.state.game_id)
+    try:
+        saved = files.secrets.load()
+        secret = saved.get("secret")
+        if not isinstance(secret, bytes):
+            return False
+        choices = saved.get("choices") if isinstance(saved.get("choices"), dict) else {}
+        if not store.identity_path.exists():
+            return False
+        identity = store.identity()
+        proto = GameProtocol(game.state.game_id, game.state.host_key, identity, secret, choices)
+        log = GameLog.open(files.log)
+        try:
+            proto.resume(log.entries)
+            me, genesis = proto.me, proto.genesis
+            if genesis is not None and me is not None and proto.status is Status.RUNNING:
+                proto.quit(genesis.players[me].name)
+            kept = proto.log_kept
+            _, entries, _ = proto.drain()
+            log.truncate(min(kept, len(log)))
+            for entry in entries:
+                log.append(entry)
+            log.sync()
+        finally:
+            log.close()
+        return proto.status is not Status.RUNNING
+    except (OSError, ValueError, LogCorrupt, IdentityError, ProtocolError):
+        return False  # left as it stopped: the audit says where
 
 
 def forget(store: DataDir, game: Unfinished) -> None:

@@ -115,11 +115,19 @@ def _named(world: World, honest: list[SimPeer], whole: bool) -> list[Violation]:
 
 
 def _opened(world: World, honest: list[SimPeer]) -> list[Violation]:
+    """A present honest player's seat is played by the table nowhere its untroubled peers
+    play, and its secret is recovered nowhere (an open seat of a voided hand carries a public
+    stand-in, not the player's secret: that is a void, which a peer cut off may reach alone)."""
     out = []
+    trouble = troubled(world)
     for p in honest:
         for seat in sorted(p.protocol.table_seats):
-            if present(world, seat):
-                out.append(Violation(Broken.OPENED, f"p{p.index} plays present p{seat}'s seat"))
+            if not present(world, seat):
+                continue
+            recovered = not p.protocol.table_seat_open(seat)
+            if recovered or p.index not in trouble:
+                what = "recovered the secret of" if recovered else "plays"
+                out.append(Violation(Broken.OPENED, f"p{p.index} {what} present p{seat}'s seat"))
     return out
 
 

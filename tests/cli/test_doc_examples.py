@@ -69,6 +69,13 @@ SCENARIOS = {
         "hearts join --peer 10.8.0.2:47300 --name Bea --interface tun0",
         "hearts bot --peer 10.8.0.2:47300 --name Robo --delay 0.5",
     ],
+    "sim": [
+        "hearts sim --seeds 20",
+        "hearts sim --seeds 40 --jobs 2 --json",
+        "hearts sim --seeds 10 --players 5 --adversaries 3",
+        "hearts sim --seed 1106 --trace",
+        "hearts sim --seed 1106 --shrink",
+    ],
     "config": [
         "hearts config set interface eth0",
         "hearts config set name Ada",
@@ -267,3 +274,23 @@ def test_settings(lo: Loopback, tmp_path: Path) -> None:
     saved = (tmp_path / "config" / "hearts-p2p" / "config.toml").read_text()
     assert 'interface = "eth0"' in saved and 'name = "Ada"' in saved
     assert "target" not in saved
+
+
+def test_the_simulator(lo: Loopback) -> None:
+    """Each example runs whole and finds the promise kept; the JSON one is one object. The
+    runs the examples ask for are cut to a few seeds each (``--seeds`` given again), the
+    commands as written."""
+    few, as_json, colluders, trace, shrink = SCENARIOS["sim"]
+    done = lo.run(few, timeout=240, more=("--seeds", "3"))
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^3 runs .*runs/s$", done.stdout, re.M), done.stdout
+    assert "violations: 0" in done.stdout
+    done = lo.run(as_json, timeout=240, more=("--seeds", "2"))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["violations"] == 0
+    done = lo.run(colluders, timeout=240, more=("--seeds", "2"))
+    assert done.returncode == 0 and "hostile seats: 3: 2" in done.stdout, done.stdout
+    for command in (trace, shrink):
+        done = lo.run(command, timeout=240)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.rstrip().endswith("the promise held"), done.stdout

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import ifaddr
 import pytest
 
 from hearts_p2p.cli.lan import lan_interfaces, loopback_note
-from hearts_p2p.config import ConfigError, set_value
+from hearts_p2p.config import ConfigError, load, set_value
 from hearts_p2p.netif import Interface, InterfaceError, interface, interfaces_from
 from hearts_p2p.system.netifs import WINDOWS_LOOPBACK, PosixInterfaces, WindowsInterfaces
 
@@ -108,14 +110,16 @@ def test_a_bare_command_stays_on_loopback_and_names_the_lan_interface(
     assert [i.name for i in interfaces_from(None)] == [lan]
 
 
-def test_a_windows_adapters_long_name_is_a_setting_there_only(simulate: Simulate) -> None:
+def test_a_windows_adapters_long_name_is_a_setting_there_only(
+    simulate: Simulate, tmp_path: Path
+) -> None:
     """Windows names run past Linux's 15 characters (``Local Area Connection* 12``)."""
-    settings: dict[str, str | int | bool] = {}
+    settings = tmp_path / "config.toml"
     simulate("win32")
     set_value(settings, "interface", "Local Area Connection* 12, Wi-Fi")
-    assert settings == {"interface": "Local Area Connection* 12,Wi-Fi"}
+    assert load(settings) == {"interface": "Local Area Connection* 12,Wi-Fi"}
     simulate("linux")
     with pytest.raises(ConfigError, match="is not an interface name"):
         set_value(settings, "interface", "Local Area Connection* 12")
     set_value(settings, "interface", "eth0")
-    assert settings == {"interface": "eth0"}
+    assert load(settings) == {"interface": "eth0"}
