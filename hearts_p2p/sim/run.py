@@ -196,6 +196,15 @@ class Campaign:
             "by_adversaries": {str(k): v for k, v in sorted(self.by_adversaries.items())},
             "violations": self.violations,
             "failing_seeds": [r.seed for r in self.failures],
+            "failures": [
+                {
+                    "seed": r.seed,
+                    "broken": sorted({v.broken.value for v in r.violations}),
+                    "detail": r.violations[0].detail.splitlines()[0][:300],
+                }
+                for r in self.failures
+            ],
+            "reached": sorted(list(c) for c in self.combos),
             "runs_per_second": round(self.runs / self.wall, 2) if self.wall else None,
         }
 

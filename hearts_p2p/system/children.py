@@ -45,7 +45,7 @@ if sys.platform == "win32":
     import ctypes
     from ctypes import wintypes
 
-    def _wait_any() -> tuple[int, int, float]:
+    def _wait_any(pids: Sequence[int]) -> tuple[int, int, float]:
         raise OSError("no wait4 on Windows")
 
     def _cpu_seconds(pid: int) -> float:
@@ -64,12 +64,18 @@ if sys.platform == "win32":
 
 else:
 
-    def _wait_any() -> tuple[int, int, float]:
-        """(pid, exit code, CPU seconds) of any ended child, or pid 0 if none has."""
-        pid, status, usage = os.wait4(-1, os.WNOHANG)
-        if pid == 0:
-            return 0, 0, 0.0
-        return pid, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
+    def _wait_any(pids: Sequence[int]) -> tuple[int, int, float]:
+        """(pid, exit code, CPU seconds) of one of ``pids`` that has ended, or pid 0 if none
+        has. Only those: ``wait4(-1)`` would reap any child of the process, one another part
+        of it (a test beside, a thread) is waiting for."""
+        for wanted in pids:
+            try:
+                pid, status, usage = os.wait4(wanted, os.WNOHANG)
+            except ChildProcessError:
+                continue  # reaped already
+            if pid:
+                return pid, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
+        return 0, 0, 0.0
 
     def _cpu_seconds(pid: int) -> float:
         raise OSError("GetProcessTimes is Windows's")
@@ -78,14 +84,16 @@ else:
 class NewSession:
     """Linux and macOS: ``setsid`` in the child; ``wait4`` for its end."""
 
-    def __init__(self, wait_any: Callable[[], tuple[int, int, float]] = _wait_any) -> None:
+    def __init__(
+        self, wait_any: Callable[[Sequence[int]], tuple[int, int, float]] = _wait_any
+    ) -> None:
         self._wait_any = wait_any
 
     def options(self) -> dict[str, Any]:
         return {"start_new_session": True}
 
     def reap(self, procs: Sequence[subprocess.Popen[bytes]]) -> Ended | None:
-        pid, code, cpu = self._wait_any()
+        pid, code, cpu = self._wait_any([p.pid for p in procs if p.returncode is None])
         if pid == 0:
             return None
         index = next(i for i, p in enumerate(procs) if p.pid == pid)

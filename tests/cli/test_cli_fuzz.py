@@ -147,7 +147,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         patch.undo()
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(argv=command_lines())
 def test_any_command_line_ends_with_a_documented_code_and_no_traceback(
     sandbox: Path, argv: list[str]

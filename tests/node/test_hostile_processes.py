@@ -199,7 +199,7 @@ def test_a_seat_slow_on_every_message_is_taken_over_when_its_time_for_the_hand_i
     the whole timeout on it, so the stall clock alone never fired and each hand took some 25
     timeouts. Its time bank for the hand (two timeouts) and one timeout more run out at every
     honest peer: they take the seat over as stalled and finish, one log, nobody named."""
-    timeout = 3.0
+    timeout = 2.0
     start = time.monotonic()
     with Table(tmp_path, timeout=timeout, attack="slow") as t:
         codes = t.wait_honest()

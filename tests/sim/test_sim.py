@@ -163,7 +163,7 @@ def test_a_crash_with_a_torn_record_resumes_from_the_log() -> None:
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
     failing = []
-    for seed in range(1, 9):
+    for seed in range(1, 6):
         r = run_seed(seed * 7 + players, players=players, real_group=seed == 1)
         if r.violations:
             failing.append((r.seed, [(v.broken.value, v.detail[:120]) for v in r.violations]))
