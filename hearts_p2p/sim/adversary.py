@@ -9,6 +9,7 @@ or an old one; it may withhold, delay or replay what it sends. Colluders pick th
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_of
@@ -17,7 +18,16 @@ from ..game import Status
 from ..game.claims import claim_body
 from ..game.steps import StepKind
 from ..identity import Identity
-from ..wire import KINDS, PROTOCOL_VERSION, Envelope, SignedMessage, encode_message
+from ..wire import (
+    KINDS,
+    PROTOCOL_VERSION,
+    Envelope,
+    SignedMessage,
+    WireError,
+    decode_frame,
+    encode_message,
+    pack,
+)
 from .peer import SimPeer
 from .scenario import Attack
 
@@ -106,8 +116,7 @@ class Adversary(SimPeer):
             kind = self.rng.choice(sorted(KINDS))
             self._forge(kind, self.rng.choice((p.step.name, kind)), body)
         elif act is Attack.REPLAY and self.sent:
-            frame = self.rng.choice(self.log or self.sent)
-            self.broadcast(frame)
+            self.broadcast(self._replayed(self.rng.choice(self.log or self.sent)))
         elif act is Attack.SILENT:
             self.gone_for_good = True
             self.crash(torn=False)
@@ -115,6 +124,23 @@ class Adversary(SimPeer):
         elif act is Attack.CLAIM:
             self._claim()
         self.flush()
+
+    def _replayed(self, frame: bytes) -> bytes:
+        """An old frame as it is, re-wrapped (its envelope's length written longer than
+        needed), or its envelope signed again for another game."""
+        how = self.rng.random()
+        try:
+            msg = decode_frame(frame)
+        except WireError:
+            return frame
+        if how < 0.2:
+            env = msg.envelope_bytes
+            return b"\x92\xc6" + len(env).to_bytes(4, "big") + env + pack(msg.signature)
+        if how < 0.4:
+            other = replace(msg.envelope, game_id=bytes(16))
+            self.world.coverage.combos.add((self.protocol.step.kind.value, other.kind, "replay"))
+            return encode_message(self.identity, other).raw
+        return frame
 
     def _forge(self, kind: str, step: str, body: dict[str, Any]) -> None:
         """Sign ``body`` as ``kind`` for ``step`` under this seat's next number (or an old one)
