@@ -308,16 +308,19 @@ class GameProtocol:
 
     def owing(self) -> list[int]:
         """Players whose own part of the current step has not come: what their time banks
-        count (``timebank.py``). Nobody's while a takeover round is open (its votes
-        and shares are the software's, and a survivor waits on its own clock there) or at a
+        count (``timebank.py``). While a takeover round is open only its seat's (the votes and
+        shares are the software's, and a survivor holds its own part back), and nobody's at a
         roll call (the holder is not known: the roll call names it)."""
         s = self._s
         if s.status is not Status.RUNNING or awaits_holder(s):
             return []
+        waiting = [p for p in s.step.waiting_for() if p not in s.table]
         r = s.round
         if r is not None and r.prev == s.step.prev and r.state is not RoundState.PRESENT:
-            return []
-        return [p for p in s.step.waiting_for() if p not in s.table]
+            # The round's seat still owes its part, and its bank runs on: the others hold
+            # theirs back while they vote, which is the software's time, on nobody's bank.
+            return [p for p in waiting if p == r.about]
+        return waiting
 
     def roll_call(self) -> bool:
         """The first lead has waited past the timeout: if the lead card is not this seat's,

@@ -31,18 +31,25 @@ class TimeBank:
         self._spent: dict[int, float] = {}
         self._named: set[int] = set()
         self._last: float | None = None
+        self._owing: tuple[int, ...] = ()
 
     def tick(self, now: float, hand: int, owing: Iterable[int]) -> list[int]:
-        """Count the time since the last tick against each player ``owing`` now, in ``hand``;
-        the players whose bank and a timeout more are spent, each named once a hand."""
+        """The time since the last tick goes to the players that owed their part through it;
+        ``owing`` now, in ``hand``, owe from here on. The shell ticks whenever the state may
+        have changed (each message it takes or sends) and on its clock, so each stretch goes
+        to the players that owed through it, not to whoever owes at the next look. Returns the
+        players whose bank and a timeout more are spent, each named once a hand."""
+        if self._last is not None:
+            elapsed = max(0.0, now - self._last)
+            for p in self._owing:
+                self._spent[p] = self._spent.get(p, 0.0) + elapsed
         if hand != self._hand:
             self._hand, self._spent, self._named = hand, {}, set()
-        elapsed = 0.0 if self._last is None else max(0.0, now - self._last)
         self._last = now
+        self._owing = tuple(owing)
         out = []
-        for p in owing:
-            spent = self._spent[p] = self._spent.get(p, 0.0) + elapsed
-            if spent >= self.bank + self.timeout and p not in self._named:
+        for p in self._owing:
+            if self._spent.get(p, 0.0) >= self.bank + self.timeout and p not in self._named:
                 self._named.add(p)
                 out.append(p)
         return out

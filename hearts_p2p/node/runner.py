@@ -322,6 +322,7 @@ class GameRunner:
             if isinstance(ev, SitAsked):
                 self._sit_asked(ev)
             await self.front.notify(self._with_paths(ev))
+        self._bank_tick(trio.current_time())
         if self.config.leaves_with_people and p.people_gone and not self._quitting:
             self.quit()  # bots playing on for nobody: the game ends with the last person
             return
@@ -670,10 +671,7 @@ class GameRunner:
                 progress, since_step = self._progress(), now
             elif now - since_step >= self.config.absent_timeout:
                 self._post(functools.partial(self._give_up_on_staller, progress))
-            p = self.protocol
-            for player in self._bank.tick(now, p.step.hand, p.owing()):
-                if player != p.me:
-                    self._post(functools.partial(self._out_of_time, player))
+            self._bank_tick(now)
 
     async def _say_nolead(self, began: bytes) -> None:
         """The step has waited a timeout since it began: at a roll call, this seat says the
@@ -711,6 +709,14 @@ class GameRunner:
         if p.status in _PLAYING and waiting:
             p.give_up_on(waiting[0], self.config.absent_timeout, stalled=True)
             await self._flush()
+
+    def _bank_tick(self, now: float) -> None:
+        """Count the time since the last look against the seats that owed their part through
+        it (each message may change who owes), and name a seat whose time for the hand is up."""
+        p = self.protocol
+        for player in self._bank.tick(now, p.step.hand, p.owing()):
+            if player != p.me:
+                self._post(functools.partial(self._out_of_time, player))
 
     async def _out_of_time(self, player: int) -> None:
         """``player`` has spent its bank for the hand and a timeout more (``TimeBank``): it is

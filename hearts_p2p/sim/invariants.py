@@ -46,13 +46,14 @@ def present(world: World, player: int) -> bool:
 
 def troubled(world: World) -> set[int]:
     """The players the promise counts against it: the hostile ones, and the honest ones that
-    crashed, quit or were cut off (of a partition, the smaller side)."""
+    crashed, quit, were cut off (of a partition, the smaller side) or whose clock gave up on
+    a present player."""
     out = {p.index for p in world.peers if p.hostile}
     for f in world.scenario.faults:
         if f.peer not in world.faulted or f.kind not in world.faulted[f.peer]:
             continue  # never happened: the game had ended, or the peer had gone
-        if f.kind in (FaultKind.CRASH, FaultKind.QUIT):
-            out.add(f.peer)
+        if f.kind in (FaultKind.CRASH, FaultKind.QUIT, FaultKind.EARLY_CLOCK):
+            out.add(f.peer)  # an early clock is its own peer's trouble, never its victim's
         elif f.kind is FaultKind.PARTITION:
             rest = set(range(world.n)) - set(f.others) - {f.peer}
             side = {f.peer} | rest

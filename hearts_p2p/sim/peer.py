@@ -173,6 +173,7 @@ class SimPeer:
         for ev in events:
             if isinstance(ev, SitAsked):
                 p.consent(ev.key, True)
+        self._bank_tick()
         self._maybe_choose()
         if p.status is not self._status:
             self._status = p.status
@@ -315,7 +316,12 @@ class SimPeer:
             self._progress, self._since_step = progress, now
         elif now - self._since_step >= timeout:
             self._job(self._give_up_on_staller, progress)
-        for player in self._bank.tick(now, p.step.hand, p.owing()):
+        self._bank_tick()
+
+    def _bank_tick(self) -> None:
+        """The runner's ``_bank_tick``."""
+        p = self.protocol
+        for player in self._bank.tick(self.world.clock.now, p.step.hand, p.owing()):
             if player != p.me:
                 self._job(self._out_of_time, player)
 
