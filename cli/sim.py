@@ -29,7 +29,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, help="run this one seed and show what happened")
     p.add_argument("--players", type=int, choices=range(3, 7), help="seats (drawn: 3..6)")
     p.add_argument(
-        "--adversaries", type=int, help="hostile seats, 0..players−2 (drawn; at most n − 2)"
+        "--adversaries",
+        type=int,
+        help="hostile seats, 0..players − 2 (drawn: 0, 1 or n − 2; at most n − 2 of each table)",
     )
     p.add_argument(
         "--real-every",
@@ -60,6 +62,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.adversaries is not None and args.adversaries < 0:
         sys.stderr.write("hearts sim: --adversaries is 0 or more\n")
+        return 2
+    if args.players is not None and (args.adversaries or 0) > args.players - 2:
+        sys.stderr.write(
+            f"hearts sim: --adversaries is at most {args.players - 2} at {args.players} seats "
+            "(the promise covers n − 2 colluders)\n"
+        )
+        return 2
+    if args.real_every < 0:
+        sys.stderr.write("hearts sim: --real-every is 0 (none on P-256) or more\n")
         return 2
     if args.seed is not None:
         return _one(args)

@@ -192,6 +192,9 @@ def test_hearts_sim_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) ->
         main(["sim", "--seeds", "0"])
     assert e.value.code == 2
     assert "at least 1" in capsys.readouterr().err
+    assert main(["sim", "--players", "4", "--adversaries", "3"]) == 2
+    assert "at most 2 at 4 seats" in capsys.readouterr().err
+    assert main(["sim", "--real-every", "-1"]) == 2
 
 
 def test_the_drawn_scenarios_cover_every_seat_count_attack_and_fault() -> None:
