@@ -1247,6 +1247,7 @@ class GameProtocol:
         recent = set(list(s.steps)[-_AHEAD:])
         for old in [k for k in s.against if k not in recent]:
             del s.against[old]
+        s.cleared &= recent
         return all(p in votes for p in survivors(s, s.me))
 
     def _seated(self) -> None:

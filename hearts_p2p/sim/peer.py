@@ -59,6 +59,7 @@ class SimPeer:
         self.gone_for_good = False
         self.quit_at: float | None = None
         self.slow = 0.0  # share of the move clock each decision takes (the honest but slow)
+        self._generation = 0  # the process's life: a crash or restart ends its timers
         self.protocol = self._fresh()
         self.protocol.keep_history(self._read, WINDOW)
         self._reset_shell(resuming=False)
@@ -94,7 +95,7 @@ class SimPeer:
         self._since_began = self.world.clock.now
         self._nolead_said = False
         self._bank = TimeBank(self.world.timeout)
-        self._generation = getattr(self, "_generation", 0) + 1
+        self._generation += 1
         self._status = self.protocol.status
 
     def start(self) -> None:

@@ -260,8 +260,8 @@ class World:
     def note_message(self, peer: SimPeer, msg: SignedMessage) -> None:
         """Coverage of what hostile peers send: the step the receiver is at, the kind."""
         sender = msg.envelope.sender
-        if 0 <= sender < self.n and self.peers[sender].hostile:
-            attacks = self.peers[sender].attacks  # type: ignore[attr-defined]
+        hostile = self.peers[sender] if 0 <= sender < self.n else None
+        if isinstance(hostile, Adversary):
             step = peer.protocol.step.kind.value
-            for a in attacks:
+            for a in hostile.attacks:
                 self.coverage.combos.add((step, msg.envelope.kind, a.value))

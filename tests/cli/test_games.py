@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,19 +30,6 @@ def hearts(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "hearts_p2p.cli.main", *args],
         capture_output=True, text=True, timeout=timeout, env=hearts_env(),
     )  # fmt: skip
-
-
-@pytest.fixture
-def started() -> Iterator[list[subprocess.Popen[str]]]:
-    procs: list[subprocess.Popen[str]] = []
-    yield procs
-    for p in procs:
-        for pid in descendants(p.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        if p.poll() is None:
-            p.kill()
-        p.wait(timeout=10)
 
 
 def start(procs: list[subprocess.Popen[str]], out: Path, *args: str) -> subprocess.Popen[str]:

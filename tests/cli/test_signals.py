@@ -7,14 +7,11 @@ gave, and checks that the program and every bot it started are gone within 2 s, 
 
 from __future__ import annotations
 
-import contextlib
-import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,20 +19,6 @@ import pytest
 from .pty_term import FIND_WAIT, Terminal, descendants, free_port, hearts_env, running
 
 LEAVE_WITHIN = 2.0  # seconds from the signal until the program and its bots are gone
-
-
-@pytest.fixture
-def started() -> Iterator[list[subprocess.Popen[str]]]:
-    """The programs a test starts, killed with their bots however the test ends."""
-    procs: list[subprocess.Popen[str]] = []
-    yield procs
-    for p in procs:
-        for pid in descendants(p.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        if p.poll() is None:
-            p.kill()
-        p.communicate(timeout=10)
 
 
 def start(procs: list[subprocess.Popen[str]], *args: str) -> subprocess.Popen[str]:
