@@ -161,6 +161,8 @@ class GameProtocol:
         self._vouched: set[bytes] = set()  # frames whose signature the caller has checked
         # every entry of the log ``resume`` is replaying, by (sender, prev, step)
         self._replaying: dict[tuple[int, bytes, str], SignedMessage] = {}
+        # and its takeover rounds' messages, by (sender, kind, prev, player, ending)
+        self._replaying_rounds: dict[tuple[Any, ...], SignedMessage] = {}
 
     # -- read-only views -----------------------------------------------------------------------
 
@@ -670,12 +672,17 @@ class GameProtocol:
             for m in decoded
             if m is not None
         }
+        self._replaying_rounds = {
+            _round_key(m.envelope.sender, m.envelope.kind, m.envelope.prev, m.envelope.body): m
+            for m in decoded
+            if m is not None and m.envelope.kind in TAKEOVER_KINDS
+        }
         given = 0
         for msg in decoded:
             given += 1
             if msg is not None:
                 self.receive(msg)
-        self._replaying = {}
+        self._replaying, self._replaying_rounds = {}, {}
         pending = {m.raw for m in self._s.step.got.values()}
         out, _, events = self.drain()
         self._s.kept = min(self._s.count, given)
@@ -831,7 +838,9 @@ class GameProtocol:
                 raise CheatError(env.sender, ONE_NUMBER, pair(seen, msg))
             return
         part = self._part(env.sender, env.prev)
-        if part is not None:
+        if part is not None and part.envelope_bytes != msg.envelope_bytes:
+            # The same envelope is the same message again: a replay of a part whose number
+            # was voided when its seat came back (``s.returned``) proves nothing.
             s.frames.add(msg.raw)
             raise CheatError(env.sender, ONE_STEP, pair(part, msg))
 
@@ -1094,7 +1103,7 @@ class GameProtocol:
             same = (mine.envelope.body.get("ending") == HERE) == (made["ending"] == HERE)
             if mine.envelope.body.get("player") == player and same:
                 return mine  # a defence and an accusation of one seat are two votes
-        msg = s.sign(VOTE, VOTE, made, prev)
+        msg = self._round_message(VOTE, made, prev)
         if other or firsts:
             s.choices[_OTHERS] = {"prev": prev, "frames": [*frames, msg.raw]}
         else:
@@ -1185,6 +1194,8 @@ class GameProtocol:
         elif take_share(s, msg) is not None:
             self._seated()
             return
+        if self._s is not s:
+            return  # a vote's evidence had this peer follow the others: its new state took all
         r = s.round
         if r is None or r.prev != s.step.prev or s.status is not Status.RUNNING:
             return
@@ -1336,7 +1347,7 @@ class GameProtocol:
             return
         s.voted.add(prev)
         body = {"player": about, "ending": HERE, "evidence": [raw]}
-        msg = s.sign(VOTE, VOTE, body, prev)
+        msg = self._round_message(VOTE, body, prev)
         s.frames.add(msg.raw)
         s.outbox.append(msg)
 
@@ -1415,7 +1426,7 @@ class GameProtocol:
         if share is None:
             return
         body = {"player": about, "share": share}
-        msg = s.sign(RECOVER, RECOVER, body, r.prev)
+        msg = self._round_message(RECOVER, body, r.prev)
         s.outbox.append(msg)
         self.receive(msg)
 
@@ -1440,6 +1451,15 @@ class GameProtocol:
             return
         self._send(s.step.name, body)
 
+    def _round_message(self, kind: str, body: dict[str, Any], prev: bytes) -> SignedMessage:
+        """This player's vote or share in a takeover round. Replaying its log, the one the log
+        holds: round messages carry the number of its next part without using it up, and its
+        own part of the step, taken from the log at once, may have been made after the round
+        the first time, so one signed again now could carry a later number."""
+        s = self._s
+        logged = self._replaying_rounds.get(_round_key(s.me, kind, prev, body))
+        return logged if logged is not None else s.sign(kind, kind, body, prev)
+
     def _send(self, step_name: str, body: dict[str, Any]) -> None:
         """Sign this player's message for the current step (``step_name``, as the wire names
         it) and take it through the same path as anyone's."""
@@ -1449,6 +1469,12 @@ class GameProtocol:
         msg = self._s.sign(step.name, step.kind, body, step.prev)
         self._s.outbox.append(msg)
         self.receive(msg)
+
+
+def _round_key(sender: object, kind: str, prev: bytes, body: dict[str, Any]) -> tuple[Any, ...]:
+    player, ending = body.get("player"), body.get("ending")
+    return (sender, kind, prev, player if isinstance(player, int) else None,
+            ending if isinstance(ending, str) else None)  # fmt: skip
 
 
 def _reason(e: Exception) -> str:

@@ -8,11 +8,13 @@ or an old one; it may withhold, delay or replay what it sends. Colluders pick th
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_of
+from ..deck import DeckUsageError
 from ..engine import Action, PlayCard, SeatView
 from ..game import Status
 from ..game.claims import claim_body
@@ -187,7 +189,9 @@ class Adversary(SimPeer):
             self._choosing = 0
             self.flush()
             return
-        super()._decide(token, view)
+        # A twin play opened another card of its own deck: the bot may pick that one now.
+        with contextlib.suppress(DeckUsageError):
+            super()._decide(token, view)
 
     def outgoing(self, out: list[SignedMessage]) -> list[SignedMessage]:
         """Its own messages as they leave: twins to some peers, some held back, some late."""

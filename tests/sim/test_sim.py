@@ -15,7 +15,7 @@ import pytest
 from hearts_p2p.cli.main import main
 from hearts_p2p.deck import group
 from hearts_p2p.game import StepKind, Termination
-from hearts_p2p.rules import GameKind, Rules
+from hearts_p2p.rules import GameKind, Moon, Rules
 from hearts_p2p.sim import Attack, Broken, Fault, FaultKind, Scenario, draw, run_scenario, run_seed
 from hearts_p2p.sim.fastgroup import FastGroup
 from hearts_p2p.sim.invariants import check
@@ -162,6 +162,48 @@ def test_a_crash_with_a_torn_record_resumes_from_the_log() -> None:
     r = run_scenario(scenario(faults=(crash,)))
     assert r.violations == []
     assert r.milestones["restart from the log"] == 1
+
+
+def test_a_seat_back_from_a_crash_is_not_named_for_its_old_part_replayed() -> None:
+    """p2 crashes at once and comes back after its seat's round; p1 replays p2's first part
+    to everyone. Its number was voided when p2 came back, so the same envelope again is a
+    replay, not a second message at that step (before, p2 was named on two equal copies)."""
+    rules = Rules(3, target=26)
+    crash = Fault(FaultKind.CRASH, 2, at=0.7, lasts=12.0, torn=True)
+    s = scenario(rules, hostile={1: frozenset({Attack.REPLAY, Attack.ABORT})},
+                 faults=(crash,), timeout=4.0, hands=3, seed=3098)  # fmt: skip
+    s = dataclasses.replace(s, bots=("random", "random", "heuristic"))
+    assert run_scenario(s).violations == []
+
+
+def test_a_stalling_seat_whose_vote_makes_a_peer_follow_breaks_no_peer() -> None:
+    """A seat slow on every message: a vote whose evidence has a peer take the others' state
+    leaves the old state's round alone (before, the peer failed on it)."""
+    rules = Rules(3, target=40, moon=Moon.CHOICE)
+    dup = Fault(FaultKind.DUPLICATES, 0, at=27.4, lasts=None)
+    s = scenario(rules, hostile={1: frozenset({Attack.STALL})}, faults=(dup,), hands=3,
+                 seed=11844)  # fmt: skip
+    r = run_scenario(s)
+    assert r.violations == []
+
+
+def test_a_peer_back_from_a_crash_replays_its_own_votes_as_logged() -> None:
+    """A crashed peer's log holds its votes and shares in a takeover round; replaying it, the
+    peer takes them from the log rather than signing them again under a later number."""
+    rules = Rules(4, target=40, moon=Moon.OFF, claims=True)
+    crash = Fault(FaultKind.CRASH, 3, at=8.8, lasts=90.0)
+    hostile = {1: frozenset({Attack.JUNK}), 2: frozenset({Attack.QUIT})}
+    s = scenario(rules, hostile=hostile, faults=(crash,), timeout=30.0, hands=3, seed=15597)
+    s = dataclasses.replace(s, bots=("heuristic", "random", "heuristic", "random"))
+    assert run_scenario(s).violations == []
+
+
+def test_an_equivocating_player_s_own_twin_play_does_not_break_its_bot() -> None:
+    rules = Rules(3, target=15, passing=False, moon=Moon.CHOICE, queen_breaks_hearts=True,
+                  claims=True)  # fmt: skip
+    s = scenario(rules, hostile={0: frozenset({Attack.EQUIVOCATE, Attack.REPLAY})}, seed=20251)
+    s = dataclasses.replace(s, bots=("random", "heuristic", "heuristic"))
+    assert run_scenario(s).violations == []
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
