@@ -11,7 +11,7 @@ this peer's own verdict, and the accusation itself is neither taken nor signed a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..wire import SignedMessage, WireError, decode_frame
@@ -127,12 +127,36 @@ def receive_abort(
 
 def after_abort(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
     """After a verdict on messages of the culprit's own, another signed message of its under
-    the number of one of them makes it proven equivocation under one number: peers that saw
-    the messages in any order, or only some of them, end alike (under one number comes first,
-    6.11)."""
+    the number or for the step of one of them, of one this peer logged, or of one it took
+    since, makes it proven equivocation: peers that saw the messages in any order, or only
+    some of them, end alike on the pair that ranks first (6.11)."""
     a = s.abort
     if a is not None and a.termination is Termination.CHEAT_PROVEN:
         _upgrade(s, a, s.evidence, msg, key)
+    elif a is not None and a.termination is Termination.LEFT:
+        _other_leave(s, a, msg, key)
+
+
+def _other_leave(s: GameState, a: Abort, msg: SignedMessage, key: bytes | None) -> None:
+    """A leaver that signed two different leaves for one step, one shown to some peers and
+    one to others: each peer relays the one it took, and all keep the one of smaller bytes,
+    whichever came first. (A leave is a player's word about itself, not a numbered message,
+    so two are no cheat.)"""
+    env, body = msg.envelope, msg.envelope.body
+    if env.kind != "abort" or env.sender != a.culprit or s.count == 0:
+        return
+    if body.get("ending") != ENDINGS[Termination.LEFT] or body.get("culprit") != env.sender:
+        return
+    if not isinstance(body.get("reason"), str):
+        return
+    logged = decode_frame(s.read(s.count - 1, s.count)[0])
+    if logged.envelope.kind != "abort" or logged.envelope.prev != env.prev:
+        return
+    if msg.raw >= logged.raw or key is None or not msg.verify(key):
+        return
+    s.frames.add(msg.raw)
+    s.relays.append(msg)
+    _end(s, a, (msg,))
 
 
 def upgrade_held(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
@@ -143,6 +167,9 @@ def upgrade_held(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
         _upgrade(s, a, s.pending[1], msg, key)
 
 
+MAX_SINCE_STOP = 64  # the culprit's messages after a stop kept to pair with a later one
+
+
 def _upgrade(
     s: GameState,
     a: Abort,
@@ -150,21 +177,69 @@ def _upgrade(
     msg: SignedMessage,
     key: bytes | None,
 ) -> None:
+    """Turn the verdict into an earlier cheat of its culprit's when ``msg`` and a message of
+    the culprit's (the evidence's, one this peer logged, or one taken since the stop) are two
+    under one number, or two for one step. Verdicts rank (``_rank``): two under one number
+    first, then two for one step, then any other, each by its lowest number. Every peer that
+    proved some cheat of the culprit's relays its evidence, and from what the others relay
+    each finds the pair that ranks first, so all end on it, whatever each saw first (6.11)."""
     env = msg.envelope
-    if env.kind in _NOT_SECOND:
+    if env.kind in _NOT_SECOND or env.sender != a.culprit:
         return  # outside the numbers, or judged elsewhere: never a second message (SPEC 6.10)
-    mine = [m for m in evidence if m.envelope.sender == a.culprit]  # a forgery is not its own
-    if len({m.envelope.seq for m in mine}) < len(mine):
-        return  # under one number already
-    for first in mine:
-        if (env.sender, env.seq, env.game_id) != (first.envelope.sender, first.envelope.seq,
-                                                  first.envelope.game_id):  # fmt: skip
-            continue
-        if key is None or msg.envelope_bytes == first.envelope_bytes or not msg.verify(key):
-            return
-        s.frames.add(msg.raw)
-        verdict(s, env.sender, ONE_NUMBER, pair(first, msg))
+    if env.game_id != s.game_id:
         return
+    mine = _numbered(a, evidence)
+    found = _pair_with(s, mine, msg)
+    if found is None:
+        if key is not None and len(s.since_stop) < MAX_SINCE_STOP and msg.verify(key):
+            s.since_stop.setdefault(env.seq, msg)
+        return
+    reason, other = found
+    if _rank(reason, (other, msg)) >= _rank(a.reason, mine):
+        return
+    if key is None or not msg.verify(key):
+        return
+    s.frames.add(msg.raw)
+    verdict(s, env.sender, reason, pair(other, msg))
+
+
+def _pair_with(
+    s: GameState, mine: Sequence[SignedMessage], msg: SignedMessage
+) -> tuple[str, SignedMessage] | None:
+    """A message of the culprit's that ``msg`` makes a pair with, and what the pair proves."""
+    env = msg.envelope
+    found: list[tuple[str, SignedMessage]] = []
+    same = [m for m in mine if m.envelope.seq == env.seq]
+    raw = s.logged(env.sender, env.seq)
+    for m in [*same, *([decode_frame(raw)] if raw is not None else [])]:
+        found.append((ONE_NUMBER, m))
+    if env.seq in s.since_stop:
+        found.append((ONE_NUMBER, s.since_stop[env.seq]))
+    step = [m for m in mine if m.envelope.prev == env.prev]
+    raw = s.part(env.prev, env.sender)
+    for m in [*step, *([decode_frame(raw)] if raw is not None else [])]:
+        found.append((ONE_STEP, m))
+    for reason, m in found:
+        if m.envelope_bytes != msg.envelope_bytes:
+            return reason, m
+    return None
+
+
+def _rank(reason: str, messages: Sequence[SignedMessage]) -> tuple[int, int]:
+    kind = 0 if reason == ONE_NUMBER else 1 if reason == ONE_STEP else 2
+    return kind, min((m.envelope.seq for m in messages), default=1 << 62)
+
+
+def _ranks(a: Abort, evidence: tuple[SignedMessage, ...]) -> tuple[int, int]:
+    return _rank(a.reason, _numbered(a, evidence))
+
+
+def _numbered(a: Abort, evidence: tuple[SignedMessage, ...]) -> tuple[SignedMessage, ...]:
+    """The evidence's messages of the culprit's own under its numbers: not a forgery (another
+    player's signature), nor a takeover round's or a sit's, which are outside the numbers."""
+    return tuple(
+        m for m in evidence if m.envelope.sender == a.culprit and m.envelope.kind not in _NOT_SECOND
+    )
 
 
 def pair(a: SignedMessage, b: SignedMessage) -> tuple[SignedMessage, SignedMessage]:
@@ -197,23 +272,43 @@ def _stop(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     reached in the `end` step is held: another honest peer may have finished already, and a
     finished game stays finished (6.11)."""
     if s.status is not Status.ABORTED:
+        if s.pending is not None and s.placed(s.pending[1]) and _before(s.pending, (abort, tail)):
+            abort, tail = s.pending  # a verdict that waited for its step, and ranks first
         last = s.status is Status.RUNNING and s.step.kind is StepKind.END
         if last and s.placed(tail) and abort.termination is Termination.CHEAT_PROVEN:
             old = held(s)
-            if old is None or (abort.reason == ONE_NUMBER and old.reason != ONE_NUMBER):
-                s.pending = (abort, tail)  # under one number comes first, as after a stop
+            if old is None or s.pending is None or _before((abort, tail), s.pending):
+                s.pending = (abort, tail)  # the verdict that ranks first, as after a stop
             return
         if not s.placed(tail):
-            if s.pending is None:
+            if s.pending is None or _before((abort, tail), s.pending):
                 s.pending = (abort, tail)
             return
     _end(s, abort, tail)
 
 
+def _before(
+    a: tuple[Abort, tuple[SignedMessage, ...]], b: tuple[Abort, tuple[SignedMessage, ...]]
+) -> bool:
+    """Whether verdict ``a`` ranks before verdict ``b`` (6.11), or is the leave of smaller
+    bytes of a player that signed two for one step (``_other_leave``); a peer's word about
+    another ranks nowhere."""
+    if a[0].termination is b[0].termination is Termination.LEFT and len(a[1]) == len(b[1]) == 1:
+        (x,), (y,) = a[1], b[1]
+        same = (x.envelope.sender, x.envelope.prev) == (y.envelope.sender, y.envelope.prev)
+        return same and x.raw < y.raw
+    cheats = a[0].termination is b[0].termination is Termination.CHEAT_PROVEN
+    return cheats and _ranks(*a) < _ranks(*b)
+
+
 def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     s.pending = None
     known = [s.index[m.envelope.prev] for m in tail if m.envelope.prev in s.index]
-    s.cut(min([s.count, *known]))
+    # Never before the genesis, unless the evidence is the host's two geneses: evidence naming
+    # its step (a message for a step its sender had no part in) follows it, and the log, as
+    # every log, starts with the roster it is read by.
+    floor = 0 if any(m.envelope.kind == "genesis" for m in tail) else min(s.count, 1)
+    s.cut(max(floor, min([s.count, *known])))
     for m in tail:
         s.log(m)
     upgrade = s.status is Status.ABORTED

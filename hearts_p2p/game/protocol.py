@@ -931,7 +931,10 @@ class GameProtocol:
         only while this peer waits on the first lead; kept if that step is still to come."""
         s, env = self._s, msg.envelope
         told = said(s).get(env.sender) if env.prev == s.step.prev else None
-        for other in (self._part(env.sender, env.prev), told):
+        part = self._part(env.sender, env.prev)
+        if part is not None and not roll_call_step(s, part.envelope.step):
+            part = None  # a nolead elsewhere is junk, dropped whichever came first (take_nolead)
+        for other in (part, told):
             if other is not None and other.raw != msg.raw:
                 # Its lead (or any part) of that very step, or another nolead of its for it
                 # under another number: two messages for one step.
@@ -1002,8 +1005,8 @@ class GameProtocol:
         self._send_own()
         if self._early and self._s.genesis is not None:
             early, self._early = self._early, []
-            for msg in early:
-                self._receive(msg)
+            for msg in early:  # each on the whole path: a cheat among them stops none after it
+                self.receive(msg)
         self._vote_left()
         self._offer()
         self._rejoin()

@@ -314,6 +314,7 @@ class GameRunner:
             self.log.append(e)
         if self._timings is not None:
             self._record(out, entries)
+        self._heard(relays)
         for msg in relays:
             await self._relay(msg)
         for msg in out:
@@ -744,6 +745,16 @@ class GameRunner:
         if not peers or any(p not in gone for p in peers):
             return False
         return now - max(gone[p] for p in peers) < ISOLATED_SHARE * self.config.absent_timeout
+
+    def _heard(self, taken: list[SignedMessage]) -> None:
+        """A peer whose link is down, yet whose new messages this peer takes through others'
+        relays, is there: its gone clock starts again. A link cut between two players, both
+        linked to the rest, then names neither (only the stall clock and the time bank can)."""
+        now = trio.current_time()
+        for msg in taken:
+            key = self.protocol.key_for(msg.envelope)
+            if key in self._gone_since and not self.protocol.forged(msg):
+                self._gone_since[key] = now
 
     async def _give_up(self, peer: bytes) -> None:
         if self._cut_off(trio.current_time()):

@@ -67,6 +67,7 @@ class Network:
         self._gen = dict.fromkeys(self._up, 0)
         self._last = dict.fromkeys(self._up, 0.0)
         self.frames = 0
+        self.quiet: frozenset[int] = frozenset()  # senders whose frames no longer leave
 
     def up(self, i: int, j: int) -> bool:
         return self._up[(i, j)]
@@ -74,7 +75,7 @@ class Network:
     def send(self, i: int, j: int, frame: bytes) -> None:
         """Frame from ``i`` to ``j``; lost if their connection is down or breaks before it
         arrives."""
-        if i == j or not self._up[(i, j)]:
+        if i == j or not self._up[(i, j)] or i in self.quiet:
             return
         self.frames += 1
         lo, hi = self.delay

@@ -165,6 +165,7 @@ class SimPeer:
         self.saved = dict(p.choices)
         del self.log[kept:]
         self.log += entries
+        self._heard(relays)
         for msg in relays:
             self._relay(msg)
         for msg in out:
@@ -185,6 +186,15 @@ class SimPeer:
     def outgoing(self, out: list[SignedMessage]) -> list[SignedMessage]:
         """This peer's own messages as they leave (an adversary's shell changes them)."""
         return out
+
+    def _heard(self, taken: list[SignedMessage]) -> None:
+        """The runner's ``_heard``: a peer whose new messages come through relays is there."""
+        keys = self.world.keys
+        for msg in taken:
+            key = self.protocol.key_for(msg.envelope)
+            peer = keys.index(key) if key in keys else None
+            if peer is not None and peer in self._gone_since and not self.protocol.forged(msg):
+                self._gone_since[peer] = self.world.clock.now
 
     def _relay(self, msg: SignedMessage) -> None:
         named = self.protocol.key_for(msg.envelope)

@@ -14,7 +14,7 @@ import trio
 from hearts_p2p.audit import audit_log
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
-from hearts_p2p.engine import Action
+from hearts_p2p.engine import Action, SeatView
 from hearts_p2p.frontend import FrontEnd, Notice
 from hearts_p2p.game import GameProtocol, Status
 from hearts_p2p.identity import Identity
@@ -37,6 +37,7 @@ class MemoryLinks:
         keys: list[bytes],
         boxes: dict[tuple[bytes, bytes], object],
         dead: set[bytes] | None = None,
+        cut: set[frozenset[bytes]] | None = None,
     ):
         self.me = me
         self.peers = tuple(k for k in keys if k != me)
@@ -45,16 +46,18 @@ class MemoryLinks:
         self.dies = False  # withholding also cuts every link: the peer is killed for good
         self._withholding = False
         self._dead = dead if dead is not None else set()
+        self._cut = cut if cut is not None else set()  # links down between two live peers
 
     def inbox(self, peer: bytes) -> trio.MemoryReceiveChannel[bytes]:
         return self._boxes[(peer, self.me)][1]  # type: ignore[index,no-any-return]
 
     def is_connected(self, peer: bytes) -> bool:
-        return peer not in self._dead and self.me not in self._dead
+        down = peer in self._dead or self.me in self._dead
+        return not down and frozenset((self.me, peer)) not in self._cut
 
     async def wait_change(self) -> None:
-        seen = len(self._dead)
-        while len(self._dead) == seen:
+        seen = (len(self._dead), len(self._cut))
+        while (len(self._dead), len(self._cut)) == seen:
             await trio.sleep(0.5)
 
     async def send(self, peer: bytes, payload: bytes) -> None:
@@ -63,7 +66,7 @@ class MemoryLinks:
             self._withholding = True
             if self.dies:
                 self._dead.add(self.me)
-        if self.me in self._dead or peer in self._dead:
+        if not self.is_connected(peer):
             return
         if self._withholding and isinstance(frame, SignedMessage):
             return
@@ -83,7 +86,22 @@ def mesh(keys: list[bytes]) -> list[MemoryLinks]:
         (a, b): trio.open_memory_channel[bytes](math.inf) for a in keys for b in keys if a != b
     }
     dead: set[bytes] = set()
-    return [MemoryLinks(k, keys, boxes, dead) for k in keys]
+    cut: set[frozenset[bytes]] = set()
+    return [MemoryLinks(k, keys, boxes, dead, cut) for k in keys]
+
+
+class Thinking:
+    """A person who thinks ``seconds`` over every decision, then plays as a bot would."""
+
+    def __init__(self, seat: BotSeat, seconds: float) -> None:
+        self.seat, self.seconds = seat, seconds
+
+    async def choose(self, view: SeatView) -> Action:
+        await trio.sleep(self.seconds)
+        return await self.seat.choose(view)
+
+    async def notify(self, event: object) -> None:
+        await self.seat.notify(event)
 
 
 async def run_table(
@@ -93,6 +111,7 @@ async def run_table(
     links: list[MemoryLinks] | None = None,
     timeouts: dict[int, float] | None = None,
     hostile: int | None = None,
+    thinking: float = 0.0,
 ) -> list[Status]:
     """Play ``table`` with a runner per peer; ``timeouts`` gives some peers their own
     ``--timeout`` (each node sets its own). The ``hostile`` peer's runner is stopped once every
@@ -104,7 +123,9 @@ async def run_table(
 
     async def one(i: int, proto: GameProtocol) -> None:
         log = GameLog.open(tmp / f"p{i}.log")
-        seat = BotSeat(make_bot("heuristic", i))
+        seat: FrontEnd = BotSeat(make_bot("heuristic", i))
+        if thinking:
+            seat = Thinking(BotSeat(make_bot("heuristic", i)), thinking)
         config = RunnerConfig(absent_timeout=(timeouts or {}).get(i, timeout), linger=0.5)
         runner = GameRunner(proto, links[i], seat, log, SecretStore(tmp / f"p{i}.s"), config)
         if i == hostile:
@@ -198,6 +219,23 @@ async def test_a_peer_killed_for_good_is_taken_over(
         (p.status, p.abort) for p in alive
     ]
     assert len({(tmp_path / f"p{i}.log").read_bytes() for i in (0, 1, 3)}) == 1
+
+
+async def test_a_link_cut_between_two_players_names_neither(
+    tmp_path: Path, autojump_clock: trio.abc.Clock
+) -> None:
+    """p1 and p2 lose their link for good while both stay linked to the others, who relay
+    each one's messages to the other: a player whose new messages keep coming is there, so
+    neither votes the other out, and the game finishes with one log and no seat taken over."""
+    table = Table(Rules(players=4, target=20), seed=3)
+    keys = [i.public_key for i in table.ids]
+    links = mesh(keys)
+    links[0]._cut.add(frozenset((keys[1], keys[2])))
+    with trio.fail_after(100_000):
+        statuses = await run_table(tmp_path, table, timeout=4, links=links, thinking=1.0)
+    assert statuses == [Status.FINISHED] * 4, [p.abort for p in table.protos]
+    assert all(not p.table_seats for p in table.protos)
+    assert len({(tmp_path / f"p{i}.log").read_bytes() for i in range(4)}) == 1
 
 
 async def test_a_connected_peer_that_holds_up_a_decision_is_taken_over(

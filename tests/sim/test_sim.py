@@ -206,6 +206,82 @@ def test_an_equivocating_player_s_own_twin_play_does_not_break_its_bot() -> None
     assert run_scenario(s).violations == []
 
 
+def test_peers_that_proved_different_cheats_of_one_player_end_on_the_same_pair() -> None:
+    """p2 sends p0 and p1 two accepts under one number, then a malformed commitment. p0 sees
+    the two accepts (one relayed by p1) first; p1 sees the malformed commitment. p1, taking
+    p0's relayed evidence after its stop, turns to the pair under the lower number, so both
+    logs end alike (before, each kept the cheat it saw first)."""
+    rules = Rules(3, target=40, jack_of_diamonds=True, queen_breaks_hearts=True)
+    hostile = {2: frozenset({Attack.CLAIM, Attack.EQUIVOCATE})}
+    s = scenario(rules, hostile=hostile, timeout=30.0, seed=14122)
+    s = dataclasses.replace(s, bots=("heuristic", "random", "random"))
+    r = run_scenario(s)
+    assert r.violations == [] and r.ending == "aborted"
+    assert sum("sent two different messages under one number" in t for t in r.trace) >= 1
+
+
+def test_a_cheater_that_equivocates_and_sends_junk_is_named_alike_everywhere() -> None:
+    s = scenario(GONGZHU, hostile={2: frozenset({Attack.EQUIVOCATE, Attack.JUNK})})
+    results = [run_scenario(dataclasses.replace(s, seed=k)) for k in range(1, 9)]
+    assert all(r.violations == [] for r in results), [r.violations for r in results]
+    assert all(r.ending == "aborted" for r in results)
+
+
+def test_a_link_cut_between_two_honest_peers_names_neither() -> None:
+    """p2 and p3 lose their link for 20 s, both still linked to p0 and p1, who relay each
+    one's messages to the other: each hears the other's new messages, so neither votes the
+    other out (before, each did, the rounds crossed and the table split)."""
+    rules = Rules(4, game=GameKind.GONGZHU, limit=600, same_colour_discard=True)
+    cut = Fault(FaultKind.PARTITION, 3, at=10.0, lasts=20.0, others=(2,))
+    s = scenario(rules, faults=(cut,), hands=2, seed=3244)
+    r = run_scenario(s)
+    assert r.violations == []
+    assert not any("signs takeover" in t for t in r.trace)
+
+
+def test_a_host_that_withholds_its_genesis_and_sends_junk_is_named_alike() -> None:
+    """p2 gets the host's two junk messages under one number before the genesis, then the
+    genesis: the pair waits for its step, and ranks before the one for a step it finds once
+    the genesis is in, so p2 ends on the pair as the others do."""
+    rules = Rules(4, target=40, moon=Moon.OFF)
+    hostile = {0: frozenset({Attack.JUNK, Attack.WITHHOLD, Attack.STALL})}
+    s = scenario(rules, hostile=hostile, seed=537)
+    s = dataclasses.replace(s, bots=("random", "random", "random", "heuristic"))
+    assert run_scenario(s).violations == []
+
+
+def test_a_nolead_away_from_a_roll_call_is_junk_whichever_comes_first() -> None:
+    """A nolead for a deck step is dropped, before or after its sender's part of the step
+    (before, after it the pair was a cheat some peers proved and the audit did not)."""
+    rules = Rules(5, game=GameKind.GONGZHU, limit=200, passing=False)
+    s = scenario(rules, hostile={1: frozenset({Attack.JUNK})}, timeout=4.0, hands=2, seed=2127)
+    s = dataclasses.replace(s, bots=("heuristic", "random", "random", "heuristic", "heuristic"))
+    assert run_scenario(s).violations == []
+
+
+def test_evidence_naming_the_genesis_step_follows_the_genesis_in_the_log() -> None:
+    rules = Rules(4, target=15, moon=Moon.CHOICE)
+    hostile = {
+        0: frozenset({Attack.JUNK, Attack.STALL, Attack.ABORT}),
+        1: frozenset({Attack.JUNK, Attack.ABORT, Attack.REPLAY}),
+    }
+    s = scenario(rules, hostile=hostile, timeout=30.0, seed=1499)
+    s = dataclasses.replace(s, bots=("random", "random", "heuristic", "random"))
+    assert run_scenario(s).violations == []
+
+
+def test_a_player_that_signs_two_different_leaves_is_logged_with_one_everywhere() -> None:
+    """p2 leaves before the seats are drawn, with one leave to some peers and another to the
+    rest: each peer relays the one it took and keeps the one of smaller bytes, so all logs end
+    alike (before, each kept the one it took first)."""
+    rules = Rules(4, target=26, moon=Moon.OFF, jack_of_diamonds=True, queen_breaks_hearts=True)
+    hostile = {2: frozenset({Attack.STALL, Attack.EQUIVOCATE, Attack.QUIT})}
+    s = scenario(rules, hostile=hostile, timeout=4.0, hands=2, seed=4259)
+    s = dataclasses.replace(s, bots=("heuristic", "heuristic", "random", "heuristic"))
+    r = run_scenario(s)
+    assert r.violations == [] and r.ending == "aborted"
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
