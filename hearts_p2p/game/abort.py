@@ -11,7 +11,7 @@ this peer's own verdict, and the accusation itself is neither taken nor signed a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..wire import SignedMessage, WireError, decode_frame
@@ -167,7 +167,8 @@ def upgrade_held(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
         _upgrade(s, a, s.pending[1], msg, key)
 
 
-MAX_SINCE_STOP = 64  # the culprit's messages after a stop kept to pair with a later one
+MAX_SINCE_STOP = 64  # messages taken after a stop kept to pair with a later one
+_LAST = 1 << 62  # a rank's part that nothing names: after everything else
 
 
 def _upgrade(
@@ -177,69 +178,78 @@ def _upgrade(
     msg: SignedMessage,
     key: bytes | None,
 ) -> None:
-    """Turn the verdict into an earlier cheat of its culprit's when ``msg`` and a message of
-    the culprit's (the evidence's, one this peer logged, or one taken since the stop) are two
-    under one number, or two for one step. Verdicts rank (``_rank``): two under one number
-    first, then two for one step, then any other, each by its lowest number. Every peer that
-    proved some cheat of the culprit's relays its evidence, and from what the others relay
-    each finds the pair that ranks first, so all end on it, whatever each saw first (6.11)."""
+    """Turn the verdict into an earlier proven equivocation when ``msg`` and another message
+    of its signer's (one of the evidence's, one this peer logged, or one taken since the stop)
+    are two under one number, or two for one step, and that pair ranks first (``_rank``): the
+    earliest step first. Every peer that proved a cheat relays its evidence, and from what the
+    others relay each finds the pair that ranks first (a pair proves itself, whatever history
+    a peer has stopped at), so all end on it, whatever each saw first (6.11)."""
     env = msg.envelope
-    if env.kind in _NOT_SECOND or env.sender != a.culprit:
+    if env.kind in _NOT_SECOND or env.game_id != s.game_id or key is None:
         return  # outside the numbers, or judged elsewhere: never a second message (SPEC 6.10)
-    if env.game_id != s.game_id:
-        return
-    mine = _numbered(a, evidence)
-    found = _pair_with(s, mine, msg)
+    own = tuple(
+        m
+        for m in evidence
+        if m.envelope.sender == env.sender and m.envelope.kind not in _NOT_SECOND
+    )
+    found = _pair_with(s, own, msg)
     if found is None:
-        if key is not None and len(s.since_stop) < MAX_SINCE_STOP and msg.verify(key):
-            s.since_stop.setdefault(env.seq, msg)
+        if len(s.since_stop) < MAX_SINCE_STOP and msg.verify(key):
+            s.since_stop.setdefault((env.sender, env.seq), msg)
         return
     reason, other = found
-    if _rank(reason, (other, msg)) >= _rank(a.reason, mine):
+    two = pair(other, msg)
+    if _rank(s, reason, env.sender, two) >= _ranks(s, a, evidence):
         return
-    if key is None or not msg.verify(key):
-        return
+    if not msg.verify(key) or not other.verify(key):
+        return  # (one of a forgery verdict's evidence names this sender, signed by another)
     s.frames.add(msg.raw)
-    verdict(s, env.sender, reason, pair(other, msg))
+    verdict(s, env.sender, reason, two)
 
 
 def _pair_with(
-    s: GameState, mine: Sequence[SignedMessage], msg: SignedMessage
+    s: GameState, own: Sequence[SignedMessage], msg: SignedMessage
 ) -> tuple[str, SignedMessage] | None:
-    """A message of the culprit's that ``msg`` makes a pair with, and what the pair proves."""
+    """A message of ``msg``'s signer's that ``msg`` makes a pair with, and what it proves."""
     env = msg.envelope
     found: list[tuple[str, SignedMessage]] = []
-    same = [m for m in mine if m.envelope.seq == env.seq]
     raw = s.logged(env.sender, env.seq)
-    for m in [*same, *([decode_frame(raw)] if raw is not None else [])]:
+    for m in [m for m in own if m.envelope.seq == env.seq]:
         found.append((ONE_NUMBER, m))
-    if env.seq in s.since_stop:
-        found.append((ONE_NUMBER, s.since_stop[env.seq]))
-    step = [m for m in mine if m.envelope.prev == env.prev]
+    if raw is not None:
+        found.append((ONE_NUMBER, decode_frame(raw)))
+    if (env.sender, env.seq) in s.since_stop:
+        found.append((ONE_NUMBER, s.since_stop[(env.sender, env.seq)]))
     raw = s.part(env.prev, env.sender)
-    for m in [*step, *([decode_frame(raw)] if raw is not None else [])]:
+    for m in [m for m in own if m.envelope.prev == env.prev]:
         found.append((ONE_STEP, m))
+    if raw is not None:
+        found.append((ONE_STEP, decode_frame(raw)))
     for reason, m in found:
         if m.envelope_bytes != msg.envelope_bytes:
             return reason, m
     return None
 
 
-def _rank(reason: str, messages: Sequence[SignedMessage]) -> tuple[int, int]:
+def _rank(
+    s: GameState, reason: str, culprit: int | None, evidence: Sequence[SignedMessage]
+) -> tuple[int, int, int, int]:
+    """Where a verdict comes among others (6.11): the step its cut goes back to, earliest
+    first; then two under one number, two for one step, anything else; then the culprit; then
+    its lowest number among the culprit's messages of the evidence."""
+    starts = [s.index.get(m.envelope.prev) for m in evidence]
+    at = min((i for i in starts if i is not None), default=_LAST)
     kind = 0 if reason == ONE_NUMBER else 1 if reason == ONE_STEP else 2
-    return kind, min((m.envelope.seq for m in messages), default=1 << 62)
+    seqs = [
+        m.envelope.seq
+        for m in evidence
+        if m.envelope.sender == culprit and m.envelope.kind not in _NOT_SECOND
+    ]
+    return at, kind, _LAST if culprit is None else culprit, min(seqs, default=_LAST)
 
 
-def _ranks(a: Abort, evidence: tuple[SignedMessage, ...]) -> tuple[int, int]:
-    return _rank(a.reason, _numbered(a, evidence))
-
-
-def _numbered(a: Abort, evidence: tuple[SignedMessage, ...]) -> tuple[SignedMessage, ...]:
-    """The evidence's messages of the culprit's own under its numbers: not a forgery (another
-    player's signature), nor a takeover round's or a sit's, which are outside the numbers."""
-    return tuple(
-        m for m in evidence if m.envelope.sender == a.culprit and m.envelope.kind not in _NOT_SECOND
-    )
+def _ranks(s: GameState, a: Abort, evidence: tuple[SignedMessage, ...]) -> tuple[int, ...]:
+    return _rank(s, a.reason, a.culprit, evidence)
 
 
 def pair(a: SignedMessage, b: SignedMessage) -> tuple[SignedMessage, SignedMessage]:
@@ -272,23 +282,26 @@ def _stop(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     reached in the `end` step is held: another honest peer may have finished already, and a
     finished game stays finished (6.11)."""
     if s.status is not Status.ABORTED:
-        if s.pending is not None and s.placed(s.pending[1]) and _before(s.pending, (abort, tail)):
-            abort, tail = s.pending  # a verdict that waited for its step, and ranks first
+        waited = s.pending
+        if waited is not None and s.placed(waited[1]) and _before(s, waited, (abort, tail)):
+            abort, tail = waited  # a verdict that waited for its step, and ranks first
         last = s.status is Status.RUNNING and s.step.kind is StepKind.END
         if last and s.placed(tail) and abort.termination is Termination.CHEAT_PROVEN:
             old = held(s)
-            if old is None or s.pending is None or _before((abort, tail), s.pending):
+            if old is None or s.pending is None or _before(s, (abort, tail), s.pending):
                 s.pending = (abort, tail)  # the verdict that ranks first, as after a stop
             return
         if not s.placed(tail):
-            if s.pending is None or _before((abort, tail), s.pending):
+            if s.pending is None or _before(s, (abort, tail), s.pending):
                 s.pending = (abort, tail)
             return
     _end(s, abort, tail)
 
 
 def _before(
-    a: tuple[Abort, tuple[SignedMessage, ...]], b: tuple[Abort, tuple[SignedMessage, ...]]
+    s: GameState,
+    a: tuple[Abort, tuple[SignedMessage, ...]],
+    b: tuple[Abort, tuple[SignedMessage, ...]],
 ) -> bool:
     """Whether verdict ``a`` ranks before verdict ``b`` (6.11), or is the leave of smaller
     bytes of a player that signed two for one step (``_other_leave``); a peer's word about
@@ -298,7 +311,7 @@ def _before(
         same = (x.envelope.sender, x.envelope.prev) == (y.envelope.sender, y.envelope.prev)
         return same and x.raw < y.raw
     cheats = a[0].termination is b[0].termination is Termination.CHEAT_PROVEN
-    return cheats and _ranks(*a) < _ranks(*b)
+    return cheats and _ranks(s, *a) < _ranks(s, *b)
 
 
 def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
@@ -308,7 +321,10 @@ def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     # its step (a message for a step its sender had no part in) follows it, and the log, as
     # every log, starts with the roster it is read by.
     floor = 0 if any(m.envelope.kind == "genesis" for m in tail) else min(s.count, 1)
-    s.cut(max(floor, min([s.count, *known])))
+    at = max(floor, min([s.count, *known]))
+    _keep_taken(s, [*s.read(at, min(s.count, at + MAX_SINCE_STOP))], s.step.got.values())
+    _keep_taken(s, [], s.evidence)
+    s.cut(at)
     for m in tail:
         s.log(m)
     upgrade = s.status is Status.ABORTED
@@ -318,6 +334,16 @@ def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     if not upgrade:
         seat = s.seat_of[abort.culprit] if abort.culprit is not None and s.seat_of else None
         s.events.append(Aborted(abort.termination, abort.reason, seat, ""))
+
+
+def _keep_taken(s: GameState, raws: list[bytes], msgs: Iterable[SignedMessage]) -> None:
+    """What this peer took and is about to drop (the entries a cut removes, the stopped step's
+    parts, a replaced verdict's evidence): kept to pair with a message that comes after the
+    stop (``_pair_with``)."""
+    for m in [*(decode_frame(r) for r in raws), *msgs]:
+        env = m.envelope
+        if len(s.since_stop) < MAX_SINCE_STOP and env.kind not in _NOT_SECOND:
+            s.since_stop.setdefault((env.sender, env.seq), m)
 
 
 def resume_stop(s: GameState) -> None:

@@ -131,9 +131,9 @@ class GameState:
     kept: int = 0  # entries handed to the shell that are still the log's (a verdict cuts)
     evidence: tuple[SignedMessage, ...] = ()  # the verdict's, as messages
     pending: tuple[Abort, tuple[SignedMessage, ...]] | None = None  # an ending for a later step
-    # The culprit's messages taken after the stop, by number (at most 64): two of them may
-    # prove an earlier cheat than the verdict's (abort.py, ``after_abort``).
-    since_stop: dict[int, SignedMessage] = field(default_factory=dict)
+    # Messages taken after the stop, by (sender, number), at most 64: two of them may prove
+    # a cheat that ranks before the verdict (abort.py, ``after_abort``).
+    since_stop: dict[tuple[int, int], SignedMessage] = field(default_factory=dict)
     signed: set[bytes] = field(default_factory=set)  # frames this peer signed: no need to verify
     views: bool = True  # each play's event carries this seat's view (a front end shows it)
     min_proof_rounds: int = PROOF_ROUNDS  # a genesis asking fewer: this player leaves

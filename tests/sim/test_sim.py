@@ -282,6 +282,18 @@ def test_a_player_that_signs_two_different_leaves_is_logged_with_one_everywhere(
     assert r.violations == [] and r.ending == "aborted"
 
 
+def test_two_equivocating_colluders_are_named_alike_by_every_honest_peer() -> None:
+    """p1 and p3 each send two accepts; p0 proves p3's pair first, p2 proves p1's. Each relays
+    its evidence and, after its stop, takes a pair that ranks first: both end on one pair,
+    one log (before, each kept the colluder it caught)."""
+    rules = Rules(4, target=40, moon=Moon.OFF, jack_of_diamonds=True)
+    hostile = {1: frozenset({Attack.EQUIVOCATE}), 3: frozenset({Attack.NOLEAD, Attack.EQUIVOCATE})}
+    s = scenario(rules, hostile=hostile, timeout=30.0, seed=6217)
+    s = dataclasses.replace(s, bots=("heuristic", "heuristic", "random", "random"))
+    r = run_scenario(s)
+    assert r.violations == [] and r.ending == "aborted"
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
