@@ -19,6 +19,7 @@ from hearts_p2p.rules import PRESETS, GameKind, Moon, OpenSeats, Rules, RulesErr
 from hearts_p2p.system import current
 
 from .levels import CHOICES, DEFAULT_BOT, Level
+from .overview import COMMANDS
 from .usage import seconds
 
 Runner = Callable[[argparse.Namespace], int]
@@ -48,7 +49,7 @@ def add_parsers(
     """The four commands that sit at a table; ``run`` holds what each one does."""
     play = sub.add_parser(
         "play",
-        help="play now: host a table and fill the empty seats with bots",
+        help=COMMANDS["play"],
         description="Host a table on the LAN and fill every other seat with bot peers, so the "
         "game starts at once: you against three bots. Use --humans to keep seats for friends.",
         epilog="examples:\n  hearts play --name Ada\n  hearts play --name Ada --moon choice "
@@ -76,7 +77,7 @@ def add_parsers(
 
     host = sub.add_parser(
         "host",
-        help="open a table on the LAN and wait for players",
+        help=COMMANDS["host"],
         description="Open a table, announce it on the LAN, and start when every seat is taken.",
         epilog="example:\n  hearts host --table Friday --bots 1 --interface eth0 --port 47300\n\n"
         + GAME_EXIT_CODES,
@@ -96,7 +97,7 @@ def add_parsers(
 
     join = sub.add_parser(
         "join",
-        help="join a table found on the LAN, or at HOST:PORT",
+        help=COMMANDS["join"],
         description="Join a table by name or id (as `hearts list` shows), the only open one "
         "if no name is given, or the host at --peer HOST:PORT without discovery (over a VPN).",
         epilog="examples:\n  hearts join Friday --interface eth0\n"
@@ -114,7 +115,7 @@ def add_parsers(
 
     bot = sub.add_parser(
         "bot",
-        help="run a headless bot peer",
+        help=COMMANDS["bot"],
         description="Join a table as a bot: a real peer with its own key, playing on its own.",
         epilog="examples:\n  hearts bot Friday --level hard --interface eth0\n"
         "  hearts bot Friday --strategy montecarlo --interface eth0\n\n" + GAME_EXIT_CODES,

@@ -12,6 +12,7 @@ from hearts_p2p.cards import Card
 from hearts_p2p.frontend import voided_text
 from hearts_p2p.text import clean, json_escaped, quoted
 
+from .overview import COMMANDS
 from .render import Style, points_text
 
 if TYPE_CHECKING:  # the audit itself (the game protocol, the deck) loads only when it runs
@@ -24,7 +25,7 @@ EXIT_INVALID = 4
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "audit",
-        help="verify a finished game from its log, offline",
+        help=COMMANDS["audit"],
         description="Verify a game log on its own: signatures, the hash chain, the genesis, the "
         "deck protocol and its end-of-hand audits, every play through the rules, every score.",
         epilog="exit codes: 0 the log is valid (a finished game, or an aborted one whose log is "
@@ -38,7 +39,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
     r = sub.add_parser(
         "replay",
-        help="show a logged game trick by trick",
+        help=COMMANDS["replay"],
         description="Show a game from its log: passes, every trick, points and totals.",
         epilog="example: hearts replay game.log",
     )

@@ -10,6 +10,8 @@ from types import ModuleType
 
 from hearts_p2p.benchmarks import NAMES
 
+from .overview import COMMANDS
+
 
 def _module(name: str) -> ModuleType:
     return importlib.import_module(f"hearts_p2p.benchmarks.{name}")
@@ -18,7 +20,7 @@ def _module(name: str) -> ModuleType:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "bench",
-        help="measure speed and strength",
+        help=COMMANDS["bench"],
         description="Run a benchmark. Figures are printed with their ratio to a bound measured "
         "in the same run.",
         epilog="example: hearts bench engine --hands 5000 --json",

@@ -23,6 +23,8 @@ from hearts_p2p.netif import ENV_INTERFACE, InterfaceError, interface
 from hearts_p2p.rules import GameKind
 from hearts_p2p.text import clean
 
+from .overview import COMMANDS
+
 __all__ = ["add_parser", "apply"]
 
 _RULES = ("preset", "players", "moon", "target", "ties")
@@ -32,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     keys = "\n".join(f"  {k:<10} {s.help}" for k, s in KEYS.items())
     p = sub.add_parser(
         "config",
-        help="show or change your settings (name, interface, preferred rules)",
+        help=COMMANDS["config"],
         description="Show the settings file, set or unset one of its keys, or check it. Every "
         "command takes from it what its flags do not say.",
         epilog=f"settings:\n{keys}\n\nexamples:\n  hearts config\n"

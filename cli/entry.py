@@ -1,7 +1,7 @@
 """The ``hearts`` program's first module, kept bare: Ctrl-C at any moment, even while the rest
 loads (most of the first half second), ends it with one line and 130, not a traceback; a
-reader that stops reading (``hearts --help | head -1``) ends it quietly; and ``--version`` is
-answered without loading the rest at all."""
+reader that stops reading (``hearts --help | head -1``) ends it quietly; and ``--version``,
+``--help`` and a bare ``hearts`` are answered without loading the rest at all."""
 
 from __future__ import annotations
 
@@ -15,6 +15,11 @@ def main() -> int:
             from .version import installed_version
 
             sys.stdout.write(f"hearts {installed_version()}\n")
+            return 0
+        from .overview import overview
+
+        if (text := overview(sys.argv[1:])) is not None:  # the commands, without loading them
+            sys.stdout.write(text)
             return 0
         from .main import main as run
 

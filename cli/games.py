@@ -18,6 +18,7 @@ from hearts_p2p.text import json_escaped, quoted
 
 from .args import HelpFormatter, data_dir_for, login_name
 from .headless import write
+from .overview import COMMANDS
 from .resume import describe
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
@@ -27,7 +28,7 @@ FORGET = "forget"
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "games",
-        help="the games you left unfinished: whether each can go on; forget one",
+        help=COMMANDS["games"],
         description="List the games this player left unfinished (a crash, a kill, a power "
         "cut): which table, when, the log, and whether the game can still go on — one of its "
         "other players answers within a few seconds. `hearts play`, `host`, `join` and `bot` "

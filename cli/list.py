@@ -28,6 +28,7 @@ from .args import HelpFormatter
 from .countdown import count_down
 from .lan import lan_interfaces, loopback_note, nothing_heard
 from .netlog import say_network_trouble
+from .overview import COMMANDS
 from .usage import seconds
 
 
@@ -35,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "list",
         formatter_class=HelpFormatter,
-        help="show the tables on the local network",
+        help=COMMANDS["list"],
         description="Listen for table announcements and print the live tables. Discovery "
         f"stays on the interfaces you name (or ${ENV_INTERFACE}, comma-separated); without "
         "either it uses loopback only, so on a real LAN pass your interface.",

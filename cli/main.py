@@ -12,40 +12,17 @@ from collections.abc import Sequence
 
 from . import audit, bench, config, games, play, sim, watch
 from . import list as list_command
+from .overview import DESCRIPTION, EPILOG
 from .usage import Parser, commands, parse
 from .version import installed_version
-
-EXAMPLES = """examples:
-  hearts play                            you against three bots, on this machine only
-  hearts play --bot-level hard --target 50
-  hearts host --table Friday --bots 2    keep a seat for a friend, who types:
-  hearts join Friday --name Bea
-  hearts list --interface eth0           the tables on your LAN
-  hearts watch Friday                    follow a table from no seat, checking it
-  hearts bot Friday --level medium       a bot peer for someone's table
-  hearts play --headless --json          a game of bots only, its end as JSON
-  hearts audit GAME.log                  check a game from its log, offline
-  hearts games                           the games you left unfinished, and if they can go on
-  hearts sim --seeds 2000 --jobs 2       the promise checked on 2,000 simulated tables
-  hearts COMMAND --help                  every option of a command
-
-"""
-
-EXIT_CODES = """exit codes:
-  0    game completed or command succeeded
-  1    error
-  2    usage
-  3    game aborted
-  4    audit failed
-  130  interrupted"""
 
 
 def build_parser() -> argparse.ArgumentParser:
     # A usage.Parser, and so is each command's: add_subparsers makes its parent's kind.
     parser: argparse.ArgumentParser = Parser(
         prog="hearts",
-        description="Hearts (Microsoft rules) peer-to-peer on your LAN, with no trusted dealer.",
-        epilog=EXAMPLES + EXIT_CODES,
+        description=DESCRIPTION,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")

@@ -11,13 +11,15 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from .overview import COMMANDS
+
 EXIT_VIOLATED = 4  # as an audit that fails: a check did not hold
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "sim",
-        help="check the protocol on many simulated tables with faults and cheats",
+        help=COMMANDS["sim"],
         description="Play seeded tables of real peers on a simulated network and clock, with "
         "crashes, partitions, quits, slow clocks and hostile peers, and check after each run "
         "that no honest seat is named, honest peers agree, the table is never held, and every "

@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 
 from .args import HelpFormatter, discovery_flags
+from .overview import COMMANDS
 from .usage import seconds
 
 __all__ = ["add_parser"]
@@ -20,7 +21,7 @@ __all__ = ["add_parser"]
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "watch",
-        help="watch a table from no seat, checking the game as it is played",
+        help=COMMANDS["watch"],
         description="Find a table on the LAN (by name or id, or the only one), wait for it to "
         "start if it is still forming, and follow its game from no seat: every trick and score "
         "as it happens, every message checked as the audit checks it, and at the end the "
