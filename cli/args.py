@@ -217,6 +217,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         "$XDG_DATA_HOME/hearts-p2p)",
     )
     p.add_argument("--verbose", action="store_true", help="log network events to stderr")
+    p.add_argument(
+        "--ask-last-card",
+        action="store_true",
+        help="ask for your last card of a hand too (by default it is played for you)",
+    )
     p.add_argument("--timings", type=Path, help=argparse.SUPPRESS)  # for hearts bench game
 
 

@@ -170,7 +170,7 @@ def _with_terminal(args: argparse.Namespace, opts: PeerOptions, start: Start) ->
     if not args.verbose:
         say_network_trouble(lambda text: screen.line(f"[{text}]"))
     controls = _Controls(screen.line)
-    seat = TerminalSeat(screen, controls)
+    seat = TerminalSeat(screen, controls, play_last_card=not args.ask_last_card)
 
     async def main() -> Outcome:
         return await _session(opts, start, seat, controls, lambda: seat.run(stdin_lines()))

@@ -65,10 +65,18 @@ async def stdin_lines() -> AsyncIterator[str]:
 class TerminalSeat:
     """A ``FrontEnd`` for a person: renders events to a ``Screen`` and reads a line at a time."""
 
-    def __init__(self, screen: Screen, controls: TableControls, waiting_hint: float = 15.0) -> None:
+    def __init__(
+        self,
+        screen: Screen,
+        controls: TableControls,
+        waiting_hint: float = 15.0,
+        *,
+        play_last_card: bool = True,
+    ) -> None:
         self.screen = screen
         self.controls = controls
         self.waiting_hint = waiting_hint
+        self.play_last_card = play_last_card  # the hand's last card goes without asking
         self._view: SeatView | None = None
         self._choosing: SeatView | None = None
         self._answer: trio.MemorySendChannel[Action] | None = None
@@ -87,6 +95,15 @@ class TerminalSeat:
         if view.legal == (Expose(()),):
             self.screen.line("You have no card you may expose")
             return view.legal[0]
+        last = view.legal[0] if len(view.hand) == 1 and len(view.legal) == 1 else None
+        if self.play_last_card and isinstance(last, PlayCard) and view.phase is HandPhase.PLAYING:
+            # As Microsoft Hearts does: nothing to choose, so nothing to type.
+            self._view = view
+            self._activity += 1
+            for line in self.screen.turn_lines(view):
+                self.screen.line(line)
+            self.screen.line(f"you play {self.screen.style.card(last.card)}, your last card")
+            return last
         self._view = view
         self._choosing = view
         self._activity += 1

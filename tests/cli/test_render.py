@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+import trio
 
 from hearts_p2p.cards import Card
 from hearts_p2p.cli.commands import Command, InputError, NotYourTurn, parse_line
@@ -291,3 +292,29 @@ async def test_at_an_ask_table_a_seated_person_is_asked_and_answers_y_or_n() -> 
     seat.handle_line("y")  # asked once, answered once
     assert controls.answers == [(kim, False)]
     assert "you said no" in out.getvalue()
+
+
+def last_card_view() -> SeatView:
+    """Seat 0's view at its last card of the hand: everything before played."""
+    game = Game(Rules())
+    game.start_hand(deal_hands(game.rules, 1, random.Random(3)))
+    for seat in range(4):
+        game.apply(seat, SeatView.of(game, seat).legal[0])
+    while len(SeatView.of(game, 0).hand) > 1 or 0 not in game.to_act():
+        seat = game.to_act()[0]
+        game.apply(seat, SeatView.of(game, seat).legal[0])
+    return SeatView.of(game, 0)
+
+
+async def test_the_last_card_of_a_hand_is_played_without_asking_unless_asked_to() -> None:
+    view = last_card_view()
+    assert len(view.hand) == 1 and view.legal == (PlayCard(view.hand[0]),)
+    s, out = screen()
+    seat = TerminalSeat(s, _Controls())
+    with trio.fail_after(1):
+        assert await seat.choose(view) == view.legal[0]
+    assert "your last card" in out.getvalue()
+    asking = TerminalSeat(screen()[0], _Controls(), play_last_card=False)
+    with trio.move_on_after(1) as waited:
+        await asking.choose(view)
+    assert waited.cancelled_caught  # it waits for the person's line, as for any card
