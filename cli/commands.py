@@ -30,7 +30,7 @@ HELP = """commands:
   claim                       on lead, take the rest when every card of yours must win
   hint                        what the Monte-Carlo bot would play from your seat, and why
   hand                        your hand, the trick so far and whose turn it is
-  scores                      the scores, with the points taken in this hand
+  scores                      the score sheet: every hand, this one so far, the totals
   last                        the previous trick
   say TEXT                    chat to the table
   help                        this list

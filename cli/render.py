@@ -15,6 +15,7 @@ from typing import TextIO
 
 from hearts_p2p.cards import QUEEN_SPADES, Card, Suit
 from hearts_p2p.engine import Claim, Expose, HandPhase, PlayCard, SeatView, gongzhu_results
+from hearts_p2p.engine.scoring import HandResult
 from hearts_p2p.engine.view import TrickView
 from hearts_p2p.frontend import (
     YOU_LEFT,
@@ -353,6 +354,30 @@ class Screen:
             if s in winners:
                 row += "  winner"
             lines.append(row)
+        return lines
+
+    def sheet(
+        self, results: Sequence[HandResult], totals: Sequence[int], taken: Sequence[int] = ()
+    ) -> list[str]:
+        """The score sheet, as Microsoft Hearts keeps it: a column for each player (you first,
+        then clockwise), a row for each hand scored, the points taken so far in the hand being
+        played (``taken``), and the totals."""
+        seats = [s for s in self.clockwise() if s < len(totals)]
+        names = ["you" if s == self.you else self.name(s)[:10] for s in seats]
+        width = max(6, *(len(n) for n in names))
+        label = 9
+
+        def row(title: str, values: Sequence[int], note: str = "") -> str:
+            cells = " ".join(f"{values[s]:>{width}}" for s in seats)
+            return f"  {title:<{label}}{cells}{note}"
+
+        lines = [self.style.dim(f"  {'':<{label}}" + " ".join(f"{n:>{width}}" for n in names))]
+        for number, r in enumerate(results, 1):
+            note = f"  {self.who(r.moon)} shot the moon" if r.moon is not None else ""
+            lines.append(row(f"hand {number}", r.points, note))
+        if taken:
+            lines.append(self.style.dim(row("so far", taken)))
+        lines.append(self.style.bold(row("total", totals)))
         return lines
 
     # -- events ----------------------------------------------------------------------------

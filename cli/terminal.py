@@ -301,7 +301,10 @@ class TerminalSeat:
         playing = v.phase in (
             HandPhase.PASSING, HandPhase.EXPOSE, HandPhase.PLAYING, HandPhase.MOON_CHOICE
         )  # fmt: skip
-        if playing:
+        if v.results:
+            self.screen.line("Score sheet:")
+            rows = self.screen.sheet(v.results, v.totals, v.points_taken if playing else ())
+        elif playing:
             self.screen.line(f"Scores before hand {v.hand_number}, and points taken in it so far:")
             rows = self.screen.scores(v.totals, v.points_taken, heading="taken")
         else:

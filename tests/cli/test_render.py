@@ -318,3 +318,33 @@ async def test_the_last_card_of_a_hand_is_played_without_asking_unless_asked_to(
     with trio.move_on_after(1) as waited:
         await asking.choose(view)
     assert waited.cancelled_caught  # it waits for the person's line, as for any card
+
+
+def test_scores_shows_a_sheet_of_every_hand_and_the_totals() -> None:
+    """Microsoft Hearts' score sheet: a row for each hand scored, the points taken so far in
+    the one being played, the totals; you first, then clockwise."""
+    game = Game(Rules(target=500))
+    rng = random.Random(5)
+    for _ in range(2):
+        game.start_hand(deal_hands(game.rules, len(game.results) + 1, rng))
+        while game.to_act():
+            seat = game.to_act()[0]
+            game.apply(seat, SeatView.of(game, seat).legal[0])
+    game.start_hand(deal_hands(game.rules, 3, rng))
+    view = SeatView.of(game, 0)
+    assert len(view.results) == 2
+    s, out = screen()
+    names = [("Ada", False), ("Bea", False), ("Cal", True), ("Dee", True)]
+    roster = tuple(RosterEntry(i, n, "aaaa", bot) for i, (n, bot) in enumerate(names))
+    s.event(SeatedRoster(roster, 0, "4 players"))
+    seat = TerminalSeat(s, _Controls())
+    seat._view = view
+    seat.handle_line("scores")
+    lines = out.getvalue().splitlines()
+    at = lines.index("Score sheet:")
+    head, hand1, hand2, so_far, total = lines[at + 1 : at + 6]
+    assert head.split() == ["you", "Bea", "Cal", "Dee"]
+    assert hand1.split()[:2] == ["hand", "1"] and hand2.split()[:2] == ["hand", "2"]
+    assert so_far.split()[:2] == ["so", "far"]
+    sums = [sum(r.points[p] for r in view.results) for p in range(4)]
+    assert [int(x) for x in total.split()[1:]] == [sums[p] for p in (0, 1, 2, 3)]
