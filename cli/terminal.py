@@ -282,6 +282,8 @@ class TerminalSeat:
         elif self._nursery is None:
             self._show_hint(view, *best_action(view))
         else:
+            # A search of sampled deals takes a few seconds: say so, and let the table go on.
+            self.screen.line("hint: thinking (a few seconds; the table goes on meanwhile)")
             self._nursery.start_soon(self._think, view)
 
     async def _think(self, view: SeatView) -> None:

@@ -328,6 +328,7 @@ def test_the_aids_of_a_hand_hint_undo_received_cards_and_news(
     m = term.expect(PROMPTS["pass"], timeout=30)
     hand = last_hand(term, m.start())
     term.send("hint")
+    term.expect(r"hint: thinking \(a few seconds; the table goes on meanwhile\)")
     term.expect(r"hint: pass (\S+ ){2}\S+ — the cards most likely to take points for you")
     term.send(" ".join(hand[:3]))
     term.expect(r"You will pass (\S+ ){2}\S+ to Bot \d \(left\)\n" + PROMPTS["send"])
@@ -354,5 +355,5 @@ def test_the_aids_of_a_hand_hint_undo_received_cards_and_news(
     hands = int(re.findall(r"Game over after (\d+) hands?", screen)[0])
     assert screen.count("(hearts are broken by ") == hands
     assert screen.count("(Q♠ is played)") == hands
-    assert re.search(r"^you play \S+$", screen, re.M)  # the last trick's card, by Enter
+    assert re.search(r"^you play \S+, your last card$", screen, re.M)  # played for you
     assert re.search(r"^Trick 13[^\n]* · taken: [^\n]*\d$", screen, re.M)
