@@ -32,6 +32,7 @@ from ..identity import Identity
 from ..log import GameLog, read_log
 from ..rules import Rules
 from ..wire import decode_frame
+from .progress import Progress
 from .units import cost, unit_costs
 
 TARGET_HANDS_PER_SECOND = 50.0
@@ -43,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=3, help="audits of the log per mode (3)")
     parser.add_argument("--workers", type=int, help="worker processes (default: one per core)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def game_log(path: Path, rules: Rules, seed: int) -> int:
@@ -124,20 +126,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     rules = Rules(players=args.players, target=args.target)
     runs = max(1, args.runs)
+    progress = Progress(args.quiet)
     with tempfile.TemporaryDirectory(prefix="hearts-bench-audit-") as tmp:
         path = Path(tmp) / "game.log"
+        progress.show(f"audit: playing a game to {args.target} for its log")
         hands = game_log(path, rules, args.seed)
         kinds = _kinds(path)
         entries = len(kinds)
         workers = args.workers if args.workers is not None else max(2, default_workers(10**9))
         walls: dict[int, list[float]] = {0: [], workers: []}
-        for _ in range(runs):
+        for k in range(runs):
             for w in walls:
+                progress.show(f"audit: run {k + 1} of {runs}, {w or 'no'} worker processes")
                 start = time.monotonic()
                 report = audit_log(path, workers=w)
                 walls[w].append(time.monotonic() - start)
                 if not report.valid:
                     raise SystemExit(f"hearts bench audit: the bench log fails: {report.problems}")
+    progress.close()
     unit = {**unit_costs(), "unseal": unseal_cost()}
     ops = operations(rules, kinds)
     crypto = cost(ops, unit)

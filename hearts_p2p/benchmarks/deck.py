@@ -20,6 +20,7 @@ from ..deck.params import PASS_COUNT, PROOF_ROUNDS
 from ..deck.passbox import public_bytes
 from ..deck.randomness import SeededRandomness
 from ..rules import Rules
+from .progress import Progress
 from .units import cost, unit_costs
 
 TARGET_PLAYERS = 4
@@ -37,6 +38,7 @@ _PHASES = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--hands", type=int, default=3, help="hands per seat count (default 3)")
     parser.add_argument(
         "--players", type=int, nargs="+", default=[3, 4, 5, 6], choices=[3, 4, 5, 6]
@@ -101,10 +103,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     hands = max(1, args.hands)
     unit = unit_costs()
     results = []
+    progress = Progress(args.quiet)
     for players in sorted(set(args.players)):
         totals: dict[str, float] = {}
         params: HandParams | None = None
         for index in range(hands):
+            progress.show(f"deck: {players} seats, hand {index + 1} of {hands}")
             phases, params = _hand(players, index)
             for name, seconds in phases.items():
                 totals[name] = totals.get(name, 0.0) + seconds
@@ -130,6 +134,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "proof_rounds": PROOF_ROUNDS if params.passing else 0,
             }
         )
+    progress.close()
     target = next((r for r in results if r["players"] == TARGET_PLAYERS), None)
     meets = None
     if target is not None:

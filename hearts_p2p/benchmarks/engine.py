@@ -10,6 +10,7 @@ from typing import Any
 from ..cards import cards_of
 from ..engine import HandPhase, HandState, deal_hands
 from ..rules import PRESETS, Rules
+from .progress import Progress
 
 TARGET_HANDS_PER_SECOND = 2500
 
@@ -19,6 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6))
     parser.add_argument("--preset", choices=sorted(PRESETS), default="standard")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def play_random_hand(rules: Rules, number: int, rng: random.Random) -> HandState:
@@ -55,18 +57,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.hands < 1:
         raise SystemExit("hearts bench engine: --hands must be at least 1")
     rules = Rules(**{**PRESETS[args.preset].to_dict(), "players": args.players, "target": 0})
+    progress = Progress(args.quiet)
     rng = random.Random(args.seed)
     start = time.process_time()
     moons = 0
     for i in range(args.hands):
         h = play_random_hand(rules, i % 4 + 1, rng)
         moons += h.result is not None and h.result.moon is not None
+        if i % 500 == 0:
+            progress.show(f"engine: {i}/{args.hands} hands")
     engine_s = time.process_time() - start
+    progress.show("engine: the same random choices with no rules")
     rng = random.Random(args.seed)
     start = time.process_time()
     for i in range(args.hands):
         _floor_hand(rules, i % 4 + 1, rng)
     floor_s = time.process_time() - start
+    progress.close()
     rate = args.hands / engine_s
     return {
         "benchmark": "engine",

@@ -26,6 +26,7 @@ from typing import Any
 from ..deck import HandParams
 from ..rules import Rules
 from . import network
+from .progress import Progress
 from .units import cost, loopback_hop, unit_costs
 
 HAND_TARGET = 1.5  # hand start: at most this many times its bound
@@ -34,6 +35,7 @@ MEMORY_TARGET = 0.02  # MB a peer's resident memory grows by per hand, after the
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument(
         "--players", type=int, nargs="+", default=[4], choices=[3, 4, 5, 6], help="seats (4)"
     )
@@ -189,7 +191,12 @@ def _one(players: int, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    results = [_one(n, args) for n in sorted(set(args.players))]
+    progress = Progress(args.quiet)
+    results = []
+    for n in sorted(set(args.players)):
+        progress.show(f"handstart: {n} bot peers in their own processes, a game to {args.target}")
+        results.append(_one(n, args))
+    progress.close()
     return {
         "benchmark": "handstart",
         "target": args.target,
