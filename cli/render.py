@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
+import shutil
 import sys
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
@@ -127,6 +130,38 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def shown_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: colour codes take none, wide (CJK) characters two."""
+    plain = _ANSI.sub("", text)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in plain)
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken between words only (a word longer
+    than a line keeps its line); the lines after the first indented two past the first's own
+    indent. ``width`` 0 (not a terminal) or too narrow to matter: the line as it is."""
+    if width < 20 or shown_width(text) <= width:
+        return [text]
+    indent = " " * (len(text) - len(text.lstrip(" ")) + 2)
+    lines: list[str] = []
+    line = space = ""
+    for token in re.split(r"( +)", text):
+        if token.startswith(" "):
+            space = token  # the spaces before the next word, kept as they are
+            continue
+        joined = line + space + token
+        if line.strip() and shown_width(joined) > width:
+            lines.append(line)
+            line = indent + token
+        else:
+            line = joined
+        space = ""
+    return [*lines, line]
+
+
 class Screen:
     """What the player sees: seat names relative to them, and one method per kind of line.
 
@@ -143,7 +178,8 @@ class Screen:
         self._prompt: str | None = None
         self._broken: bool | None = None  # hearts broken this hand; None: joined mid-hand
         # Erasing the prompt line needs a terminal that understands it; others get a newline.
-        self._erase = _isatty(out) and os.environ.get("TERM") != "dumb"
+        self._tty = _isatty(out)
+        self._erase = self._tty and os.environ.get("TERM") != "dumb"
 
     # -- output ----------------------------------------------------------------------------
 
@@ -152,7 +188,9 @@ class Screen:
         prompt = self._prompt
         if prompt is not None:
             self._write(ERASE_LINE if self._erase else "\n")
-        self._write(self.style.text(text) + "\n")
+        width = shutil.get_terminal_size((0, 0)).columns if self._tty else 0
+        for part in wrapped(self.style.text(text), width):
+            self._write(part + "\n")
         if prompt is not None:
             self._write(self.style.text(prompt))
         self.out.flush()

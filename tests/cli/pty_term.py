@@ -43,11 +43,16 @@ def hearts_env(**extra: str) -> dict[str, str]:
     """Loopback only, a UTF-8 colour terminal, no settings file, and nothing inherited that
     changes the look."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "HEARTS_ASCII")}
-    env.update(HEARTS_INTERFACE="lo", TERM="xterm-256color", LANG="C.UTF-8", COLUMNS="120")
+    env.update(HEARTS_INTERFACE="lo", TERM="xterm-256color", LANG="C.UTF-8", COLUMNS=str(WIDE))
     env["XDG_CONFIG_HOME"] = NO_SETTINGS
     env["PYTHONIOENCODING"] = "utf-8"
     env.update(extra)
     return env
+
+
+# Wide enough that no line the tests read whole wraps (a game log's path is long); a test of
+# wrapping opens a narrow terminal.
+WIDE = 300
 
 
 class Timeout(AssertionError):
@@ -57,15 +62,18 @@ class Timeout(AssertionError):
 class Terminal:
     """One program on its own pseudo-terminal; ``expect`` reads on from where it last matched."""
 
-    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, args: list[str], env: dict[str, str] | None = None, columns: int = WIDE
+    ) -> None:
         master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+        env = {**(env or hearts_env()), "COLUMNS": str(columns)}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "hearts_p2p.cli.main", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
-            env=env or hearts_env(),
+            env=env,
             start_new_session=True,
             preexec_fn=_controlling_tty,
         )

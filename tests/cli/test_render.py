@@ -13,7 +13,7 @@ import trio
 from hearts_p2p.cards import Card
 from hearts_p2p.cli.commands import Command, InputError, NotYourTurn, parse_line
 from hearts_p2p.cli.hint import best_action, hint_line
-from hearts_p2p.cli.render import Screen, Style
+from hearts_p2p.cli.render import Screen, Style, shown_width, wrapped
 from hearts_p2p.cli.terminal import TerminalSeat
 from hearts_p2p.engine import PassCards, PlayCard, SeatView
 from hearts_p2p.engine.game import Game, deal_hands
@@ -348,3 +348,29 @@ def test_scores_shows_a_sheet_of_every_hand_and_the_totals() -> None:
     assert so_far.split()[:2] == ["so", "far"]
     sums = [sum(r.points[p] for r in view.results) for p in range(4)]
     assert [int(x) for x in total.split()[1:]] == [sums[p] for p in (0, 1, 2, 3)]
+
+
+def test_long_lines_wrap_between_words_at_the_terminal_s_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a terminal a line wraps at its width, between words, the rest indented; colour codes
+    take no room and a CJK character two. Anywhere else (a pipe, a file) a line is left whole."""
+    text = "Bea (left) left the table: the table plays that seat from here on, and may ask it back"
+    lines = wrapped(text, 40)
+    assert len(lines) == 3 and all(shown_width(ln) <= 40 for ln in lines)
+    assert " ".join(ln.strip() for ln in lines) == text
+    assert all(ln.startswith("  ") for ln in lines[1:])
+    assert shown_width("\x1b[31m7♥\x1b[0m") == 2 and shown_width("拱猪") == 4
+    assert wrapped("  scores   you  Bea", 40) == ["  scores   you  Bea"]  # columns kept
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("COLUMNS", "40")
+    out = Tty()
+    Screen(out, Style(unicode=True, color=False)).line(text)
+    assert out.getvalue() == "\n".join(lines) + "\n"
+    piped = io.StringIO()
+    Screen(piped, Style(unicode=True, color=False)).line(text)
+    assert piped.getvalue() == text + "\n"

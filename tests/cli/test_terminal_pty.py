@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from hearts_p2p.cli.render import shown_width
+
 from .pty_term import (
     FIND_WAIT,
     SUITS,
@@ -357,3 +359,26 @@ def test_the_aids_of_a_hand_hint_undo_received_cards_and_news(
     assert screen.count("(Q♠ is played)") == hands
     assert re.search(r"^you play \S+, your last card$", screen, re.M)  # played for you
     assert re.search(r"^Trick 13[^\n]* · taken: [^\n]*\d$", screen, re.M)
+
+
+def test_on_a_narrow_terminal_lines_wrap_between_words(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """At 60 columns the help's long rows wrap at the width, between words, the rest indented:
+    the terminal never cuts a word."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    term = Terminal(
+        ["play", "--name", "Ada", "--bot-delay", "0", "--data-dir", data_dir(tmp_path, "ada"),
+         "--discovery-port", disc],
+        hearts_env(), columns=60,
+    )  # fmt: skip
+    terminals.append(term)
+    term.expect(PROMPTS["pass"], timeout=30)
+    term.send("help")
+    m = term.expect(r"commands:\n((?:  .*\n)+)cards: ")
+    rows = m.group(1).splitlines()
+    assert all(shown_width(row) <= 60 for row in rows), rows
+    quit_row = next(i for i, row in enumerate(rows) if row.startswith("  quit "))
+    assert rows[quit_row + 1].startswith("    ")  # its words went on, indented
+    words = " ".join(" ".join(rows[quit_row:]).split())
+    assert "the others play on, the table playing your seat" in words
