@@ -29,6 +29,7 @@ __all__ = [
     "after_abort",
     "end_held",
     "held",
+    "keep_taken",
     "no_genesis",
     "pair",
     "receive_abort",
@@ -192,25 +193,24 @@ def _upgrade(
         for m in evidence
         if m.envelope.sender == env.sender and m.envelope.kind not in _NOT_SECOND
     )
-    found = _pair_with(s, own, msg)
-    if found is None:
+    now = _ranks(s, a, evidence)
+    ranked = [(_rank(s, why, env.sender, pair(m, msg)), why, m) for why, m in _pairs(s, own, msg)]
+    best = min(ranked, key=lambda r: r[0], default=None)
+    if best is None or best[0] >= now or not msg.verify(key) or not best[2].verify(key):
+        # (A forgery verdict's evidence may name this sender, signed by another.) Kept, so a
+        # later message can make a pair with it.
         if len(s.since_stop) < MAX_SINCE_STOP and msg.verify(key):
             s.since_stop.setdefault((env.sender, env.seq), msg)
         return
-    reason, other = found
-    two = pair(other, msg)
-    if _rank(s, reason, env.sender, two) >= _ranks(s, a, evidence):
-        return
-    if not msg.verify(key) or not other.verify(key):
-        return  # (one of a forgery verdict's evidence names this sender, signed by another)
     s.frames.add(msg.raw)
-    verdict(s, env.sender, reason, two)
+    verdict(s, env.sender, best[1], pair(best[2], msg))
 
 
-def _pair_with(
+def _pairs(
     s: GameState, own: Sequence[SignedMessage], msg: SignedMessage
-) -> tuple[str, SignedMessage] | None:
-    """A message of ``msg``'s signer's that ``msg`` makes a pair with, and what it proves."""
+) -> list[tuple[str, SignedMessage]]:
+    """The messages of ``msg``'s signer's that ``msg`` makes a pair with, each with what the
+    pair proves: under its number, or for its step."""
     env = msg.envelope
     found: list[tuple[str, SignedMessage]] = []
     raw = s.logged(env.sender, env.seq)
@@ -225,10 +225,7 @@ def _pair_with(
         found.append((ONE_STEP, m))
     if raw is not None:
         found.append((ONE_STEP, decode_frame(raw)))
-    for reason, m in found:
-        if m.envelope_bytes != msg.envelope_bytes:
-            return reason, m
-    return None
+    return [(why, m) for why, m in found if m.envelope_bytes != msg.envelope_bytes]
 
 
 def _rank(
@@ -322,8 +319,8 @@ def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     # every log, starts with the roster it is read by.
     floor = 0 if any(m.envelope.kind == "genesis" for m in tail) else min(s.count, 1)
     at = max(floor, min([s.count, *known]))
-    _keep_taken(s, [*s.read(at, min(s.count, at + MAX_SINCE_STOP))], s.step.got.values())
-    _keep_taken(s, [], s.evidence)
+    keep_taken(s, [*s.read(at, min(s.count, at + MAX_SINCE_STOP))], s.step.got.values())
+    keep_taken(s, [], s.evidence)
     s.cut(at)
     for m in tail:
         s.log(m)
@@ -336,10 +333,10 @@ def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
         s.events.append(Aborted(abort.termination, abort.reason, seat, ""))
 
 
-def _keep_taken(s: GameState, raws: list[bytes], msgs: Iterable[SignedMessage]) -> None:
+def keep_taken(s: GameState, raws: list[bytes], msgs: Iterable[SignedMessage]) -> None:
     """What this peer took and is about to drop (the entries a cut removes, the stopped step's
-    parts, a replaced verdict's evidence): kept to pair with a message that comes after the
-    stop (``_pair_with``)."""
+    parts, a replaced verdict's evidence, the messages waiting for their number): kept to pair
+    with a message that comes after the stop (``_pairs``)."""
     for m in [*(decode_frame(r) for r in raws), *msgs]:
         env = m.envelope
         if len(s.since_stop) < MAX_SINCE_STOP and env.kind not in _NOT_SECOND:

@@ -39,6 +39,7 @@ from .abort import (
     after_abort,
     end_held,
     held,
+    keep_taken,
     no_genesis,
     pair,
     receive_abort,
@@ -484,6 +485,9 @@ class GameProtocol:
             self._vouched.add(msg.raw)
         try:
             if s.status is Status.ABORTED:
+                if self._seen:  # waiting for their numbers, which will never come now
+                    keep_taken(s, list(self._seen.values()), ())
+                    self._seen = {}
                 after_abort(s, msg, self._key_of(msg.envelope.sender))
             else:
                 upgrade_held(s, msg, self._key_of(msg.envelope.sender))

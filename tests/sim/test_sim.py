@@ -294,6 +294,17 @@ def test_two_equivocating_colluders_are_named_alike_by_every_honest_peer() -> No
     assert r.violations == [] and r.ending == "aborted"
 
 
+def test_a_pair_whose_first_message_waited_for_its_number_still_ranks_first() -> None:
+    """p3 sends two pairs under one number in one step; p0 holds one flip_commit of the lower
+    pair waiting for its number when it stops on the higher pair. Kept, it pairs with the
+    other flip_commit relayed later, so p0 turns to the lower pair as the others do."""
+    rules = Rules(4, game=GameKind.GONGZHU, limit=600, passing=False, expose_all=True,
+                  hearts_by_rank=True)  # fmt: skip
+    hostile = {3: frozenset({Attack.STALL, Attack.EQUIVOCATE, Attack.JUNK})}
+    s = scenario(rules, hostile=hostile, timeout=4.0, hands=3, seed=3085)
+    assert run_scenario(s).violations == []
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
