@@ -1132,6 +1132,10 @@ class GameProtocol:
         body = env.body
         if not able(s) or body.get("ending") != "left" or body.get("culprit") != env.sender:
             return False
+        if env.hand == 0:
+            # Signed before the seats were drawn (the seating is hand 0): it ends the game at
+            # every peer, whichever step each has reached, as at the peers still seating.
+            return False
         if env.sender == s.me or not isinstance(body.get("reason"), str):
             return False
         if s.me is None and not self._evidence:

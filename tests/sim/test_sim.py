@@ -305,6 +305,18 @@ def test_a_pair_whose_first_message_waited_for_its_number_still_ranks_first() ->
     assert run_scenario(s).violations == []
 
 
+def test_a_leave_signed_while_seating_ends_the_game_at_every_peer() -> None:
+    """p3 quits as the seats are drawn: its leave names a seating step. p1, still seating,
+    ends the game on it; p0 and p2, a step further, must too (before, they voted p3's seat
+    over, then took over p1, present but stopped, and opened its hand)."""
+    rules = Rules(4, game=GameKind.GONGZHU, limit=600, passing=False)
+    quit_ = Fault(FaultKind.QUIT, 3, at=0.134)
+    s = scenario(rules, faults=(quit_,), timeout=4.0, seed=27277)
+    s = dataclasses.replace(s, bots=("heuristic", "random", "random", "random"))
+    r = run_scenario(s)
+    assert r.violations == [] and r.ending == "aborted"
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
