@@ -52,7 +52,7 @@ def test_bench_audit_json() -> None:
 
 
 def test_the_deck_bound_counts_every_decode() -> None:
-    r = deck.run(argparse.Namespace(hands=1, players=[3]))
+    r = deck.run(argparse.Namespace(hands=1, players=[3], quiet=True))
     (x,) = r["results"]
     assert x["proof_rounds"] == 16 and x["phases_ms"]["remix"] > 0
     assert "remix: with its proof of 16 rounds" in deck.render(r)
