@@ -95,18 +95,16 @@ class TerminalSeat:
         if view.legal == (Expose(()),):
             self.screen.line("You have no card you may expose")
             return view.legal[0]
+        self._view = view
+        self._activity += 1
         last = view.legal[0] if len(view.hand) == 1 and len(view.legal) == 1 else None
         if self.play_last_card and isinstance(last, PlayCard) and view.phase is HandPhase.PLAYING:
             # As Microsoft Hearts does: nothing to choose, so nothing to type.
-            self._view = view
-            self._activity += 1
             for line in self.screen.turn_lines(view):
                 self.screen.line(line)
             self.screen.line(f"you play {self.screen.style.card(last.card)}, your last card")
             return last
-        self._view = view
         self._choosing = view
-        self._activity += 1
         send, receive = trio.open_memory_channel[Action](1)
         self._answer = send
         self._pending = None

@@ -189,11 +189,9 @@ class SimPeer:
 
     def _heard(self, taken: list[SignedMessage]) -> None:
         """The runner's ``_heard``: a peer whose new messages come through relays is there."""
-        keys = self.world.keys
         for msg in taken:
-            key = self.protocol.key_for(msg.envelope)
-            peer = keys.index(key) if key in keys else None
-            if peer is not None and peer in self._gone_since and not self.protocol.forged(msg):
+            peer = self.world.holder_index(self.protocol, msg.envelope.sender)
+            if peer in self._gone_since and not self.protocol.forged(msg):
                 self._gone_since[peer] = self.world.clock.now
 
     def _relay(self, msg: SignedMessage) -> None:

@@ -116,11 +116,13 @@ class World:
         the last of them leaves can reach only some: SPEC 6.11, what may still differ.)"""
         self.reached = self.run_until(self.done, max_events)
         linger = min(self.time_bound, self.clock.now + LINGER)
-        for until, quiet in ((linger - LINGER_RELAYED, False), (linger, True)):
-            if quiet:
-                self.net.quiet = frozenset(p.index for p in self.peers if p.hostile)
-            while self.clock.processed < max_events and self.clock.step(until):
-                pass
+        self._run_to(linger - LINGER_RELAYED, max_events)
+        self.net.quiet = frozenset(p.index for p in self.peers if p.hostile)
+        self._run_to(linger, max_events)
+
+    def _run_to(self, until: float, max_events: int) -> None:
+        while self.clock.processed < max_events and self.clock.step(until):
+            pass
 
     def run(self, max_events: int = MAX_EVENTS) -> None:
         self.start()

@@ -4,8 +4,6 @@ parser takes as written."""
 from __future__ import annotations
 
 import shlex
-import subprocess
-import sys
 
 import pytest
 
@@ -39,22 +37,3 @@ def test_the_overview_is_the_full_parser_s_at_every_width(monkeypatch: pytest.Mo
         assert overview(["-h"]) == build_parser().format_help()
         assert overview([]) == commands(build_parser())
     assert overview(["play"]) is None and overview(["--help", "play"]) is None
-
-
-def test_help_and_the_bare_command_load_no_game_and_no_network() -> None:
-    """What makes them answer at once (under a tenth of a second, where the rest takes half):
-    neither trio nor the game's modules are imported."""
-    probe = (
-        "import sys\n"
-        "from hearts_p2p.cli.entry import main\n"
-        "for argv in (['hearts', '--help'], ['hearts']):\n"
-        "    sys.argv = argv\n"
-        "    assert main() == 0\n"
-        "heavy = [m for m in ('trio', 'hearts_p2p.game', 'hearts_p2p.node') if m in sys.modules]\n"
-        "assert not heavy, heavy\n"
-    )
-    run = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert run.returncode == 0, run.stderr
-    assert "examples:" in run.stdout and "commands:" in run.stdout
