@@ -1067,6 +1067,8 @@ class GameProtocol:
         mine = votes_about(r, player).get(s.me)
         if mine is None or defence(mine):
             return False
+        if r.state is RoundState.PRESENT:
+            return False  # decided: the seat was there, and a clock that runs out again ends it
         return player == r.about or pending(s, r)
 
     def _may_vote(self, player: int) -> bool:

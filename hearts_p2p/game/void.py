@@ -199,8 +199,9 @@ def pending(s: GameState, r: Round) -> bool:
     """Whether the seats in trouble may still be lost in this step: there are voters enough,
     and a vote is still to come or a seat is there only by defences, which their senders'
     clocks may yet turn into accusations. Otherwise no void can come, and a peer whose clock
-    runs out again ends the step on its own claim (6.9)."""
-    if len(voters(s, r)) < MIN_VOTERS:
+    runs out again ends the step on its own claim (6.9). A round decided present (its seat's
+    part was carried) voids nothing either (``due``)."""
+    if r.state is RoundState.PRESENT or len(voters(s, r)) < MIN_VOTERS:
         return False
     if missing(s, r):
         return True

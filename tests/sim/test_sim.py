@@ -317,6 +317,20 @@ def test_a_leave_signed_while_seating_ends_the_game_at_every_peer() -> None:
     assert r.violations == [] and r.ending == "aborted"
 
 
+def test_a_round_decided_present_holds_no_accuser_after_the_others_ended() -> None:
+    """A staller falsely accuses p2 while p0's clock runs out on the staller: at p0 the round
+    is about the staller, at p2 and p3 about p2, and both are decided present. p2 and p3 end
+    on their own claim; p0, whose accusation stood in a decided round, must too (before, it
+    waited on it for ever, and the table held)."""
+    rules = Rules(4, target=26, moon=Moon.OFF)
+    quit_ = Fault(FaultKind.QUIT, 2, at=24.88)
+    hostile = {1: frozenset({Attack.STALL, Attack.ABORT})}
+    s = scenario(rules, hostile=hostile, faults=(quit_,), timeout=4.0, seed=4287)
+    s = dataclasses.replace(s, bots=("random", "heuristic", "random", "random"), proof_rounds=2)
+    r = run_scenario(s)
+    assert r.violations == [] and r.ending == "aborted"
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
