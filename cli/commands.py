@@ -51,6 +51,9 @@ _ALIASES = {
     "leave": "quit",
 }
 
+# The words the editor line completes besides cards (lineinput.py).
+COMMAND_WORDS = ("claim", "hand", "help", "hint", "last", "quit", "say", "scores", "undo")
+
 
 class InputError(ValueError):
     """A line that cannot be acted on; the message is shown as is."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import trio
@@ -37,11 +37,12 @@ from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
 from .leaving import LEAVING_SIGNALS, detach_terminal, is_hangup, leaving_text
 from .levels import bot_for, level_name
+from .lineinput import HISTORY_FILE, EditedLines, edited, plain_lines
 from .netlog import say_network_trouble
-from .render import Screen
+from .render import Screen, Style
 from .resume import Asked, settle
 from .seats import no_seat_at
-from .terminal import TerminalSeat, stdin_lines
+from .terminal import TerminalSeat
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_ABORTED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -165,15 +166,39 @@ async def _session(
 
 
 def _with_terminal(args: argparse.Namespace, opts: PeerOptions, start: Start) -> int:
-    """The person at this terminal plays the seat; the screen shows the whole game."""
-    screen = Screen(sys.stdout)
+    """The person at this terminal plays the seat; the screen shows the whole game. On a
+    terminal that can draw one, the person types on an editor line kept below it
+    (lineinput.py), which completes the words the seat offers."""
+    if not edited(sys.stdin, sys.stdout):
+        return _at_terminal(args, opts, start, Screen(sys.stdout), plain_lines)
+    seats: list[TerminalSeat] = []  # the one seat, made below, once the screen is
+
+    def words() -> list[str]:
+        return seats[0].words() if seats else []
+
+    style = Style.for_stream(sys.stdout)  # the terminal's own, before its output is wrapped
+    with EditedLines(opts.data_dir / HISTORY_FILE, words) as line, line.output() as out:
+        screen = Screen(out, style, asker=line.show)
+        return _at_terminal(args, opts, start, screen, line.lines, seats)
+
+
+def _at_terminal(
+    args: argparse.Namespace,
+    opts: PeerOptions,
+    start: Start,
+    screen: Screen,
+    lines: Callable[[], AsyncIterator[str]],
+    made: list[TerminalSeat] | None = None,
+) -> int:
     if not args.verbose:
         say_network_trouble(lambda text: screen.line(f"[{text}]"))
     controls = _Controls(screen.line)
     seat = TerminalSeat(screen, controls, play_last_card=not args.ask_last_card)
+    if made is not None:
+        made.append(seat)
 
     async def main() -> Outcome:
-        return await _session(opts, start, seat, controls, lambda: seat.run(stdin_lines()))
+        return await _session(opts, start, seat, controls, lambda: seat.run(lines()))
 
     return _run(args, main, controls, terminal=True)
 

@@ -12,7 +12,7 @@ import re
 import shutil
 import sys
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -169,9 +169,16 @@ class Screen:
     a peer dropping out) is printed above it and the prompt is shown again.
     """
 
-    def __init__(self, out: TextIO = sys.stdout, style: Style | None = None) -> None:
+    def __init__(
+        self,
+        out: TextIO = sys.stdout,
+        style: Style | None = None,
+        asker: Callable[[str], None] | None = None,
+    ) -> None:
         self.out = out
         self.style = style or Style.for_stream(out)
+        # An editor line (lineinput.py) draws the prompt itself, below what is printed here.
+        self._asker = asker
         self.names: dict[int, str] = {}
         self.you = 0
         self.players = 4
@@ -185,7 +192,7 @@ class Screen:
 
     def line(self, text: str = "") -> None:
         """Print one line, keeping a pending prompt below it."""
-        prompt = self._prompt
+        prompt = None if self._asker is not None else self._prompt
         if prompt is not None:
             self._write(ERASE_LINE if self._erase else "\n")
         width = shutil.get_terminal_size((0, 0)).columns if self._tty else 0
@@ -198,16 +205,24 @@ class Screen:
     def prompt(self, text: str) -> None:
         """Ask for input; the prompt stays pending until ``typed`` is called."""
         self._prompt = text
+        if self._asker is not None:
+            self._asker(self.style.text(text))
+            return
         self._write(self.style.text(text))
         self.out.flush()
 
     def typed(self) -> None:
         """The player pressed Enter: the prompt line is finished."""
         self._prompt = None
+        if self._asker is not None:
+            self._asker("")
 
     def drop_prompt(self) -> None:
         """The question went away unanswered (the game ended): take the prompt off the screen."""
-        if self._prompt is not None:
+        if self._asker is not None:
+            self._prompt = None
+            self._asker("")
+        elif self._prompt is not None:
             self._prompt = None
             self._write(ERASE_LINE if self._erase else "\n")
             self.out.flush()

@@ -7,12 +7,12 @@ waiting on someone else for a while and says who, so a quiet screen never looks 
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
 from typing import Protocol
 
 import trio
 
+from hearts_p2p.cards import Card
 from hearts_p2p.engine import Action, Expose, HandPhase, PassCards, PlayCard, SeatView
 from hearts_p2p.frontend import (
     Aborted,
@@ -30,7 +30,7 @@ from hearts_p2p.frontend import (
     TrickTaken,
 )
 
-from .commands import HELP, Command, InputError, NotYourTurn, parse_line
+from .commands import COMMAND_WORDS, HELP, Command, InputError, NotYourTurn, parse_line
 from .hint import best_action, hint_line
 from .render import Screen, points_text
 
@@ -51,15 +51,6 @@ class TableControls(Protocol):
     def consent(self, newcomer: bytes, yes: bool) -> None: ...
 
     def quit(self) -> None: ...
-
-
-async def stdin_lines() -> AsyncIterator[str]:
-    """Lines typed on standard input; ends at end of file (Ctrl-D)."""
-    while True:
-        line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
-        if not line:
-            return
-        yield line
 
 
 class TerminalSeat:
@@ -148,6 +139,15 @@ class TerminalSeat:
             self.screen.line(ASK_LINE)
 
     # -- input ------------------------------------------------------------------------------
+
+    def words(self) -> list[str]:
+        """What Tab completes on the editor line: the table's commands, and the cards of this
+        seat's hand (those it may play, when it is asked to play)."""
+        view = self._choosing or self._view
+        cards: list[int] = list(view.hand) if view is not None else []
+        if self._choosing is not None and self._choosing.phase is HandPhase.PLAYING:
+            cards = [a.card for a in self._choosing.legal if isinstance(a, PlayCard)]
+        return [*COMMAND_WORDS, *(Card(c).ascii.lower() for c in cards)]
 
     async def run(self, lines: AsyncIterator[str]) -> None:
         """Read input and watch for long waits until input ends (which leaves the table)."""

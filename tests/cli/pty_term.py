@@ -6,6 +6,7 @@ reads the screen and types lines, waiting for text with a hard deadline so a han
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import fcntl
 import os
@@ -23,7 +24,12 @@ from pathlib import Path
 
 from tests.ports import own_port
 
-ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# Control sequences, the editor line's (prompt_toolkit's) included, read as text: moving the
+# cursor right is a space (how it shows a prompt's trailing blank), a backspace takes back the
+# character before it, and anything else changes no text. Erasing changes none either, so a
+# prompt taken away for a line printed above it stays at that line's start.
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
+_BACKSPACED = re.compile(r"[^\n]?\x08")  # a character the cursor stepped back over, redrawn
 SUITS = {"♣": "c", "♦": "d", "♠": "s", "♥": "h"}
 
 
@@ -46,6 +52,9 @@ def hearts_env(**extra: str) -> dict[str, str]:
     env.update(HEARTS_INTERFACE="lo", TERM="xterm-256color", LANG="C.UTF-8", COLUMNS=str(WIDE))
     env["XDG_CONFIG_HOME"] = NO_SETTINGS
     env["PYTHONIOENCODING"] = "utf-8"
+    # The editor line asks a terminal where its cursor is, to keep room below for completions;
+    # this screen reader is no terminal to answer, and room kept is blank lines in its text.
+    env["PROMPT_TOOLKIT_NO_CPR"] = "1"
     env.update(extra)
     return env
 
@@ -80,12 +89,18 @@ class Terminal:
         os.close(slave)
         self.fd = master
         self.raw = ""  # everything the program wrote, escapes included
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self.pos = 0  # where the next expect starts, in the plain text
 
     @property
     def text(self) -> str:
-        """The screen so far without colour codes and carriage returns."""
-        return ANSI.sub("", self.raw).replace("\r", "")
+        """The screen so far as text: no colour codes, no carriage returns (``_CONTROL``)."""
+
+        def shown(m: re.Match[str]) -> str:
+            code = m.group()
+            return " " if code.startswith("\x1b[") and code.endswith("C") else ""
+
+        return _BACKSPACED.sub("", _CONTROL.sub(shown, self.raw))
 
     def _read(self, timeout: float) -> bool:
         ready, _, _ = select.select([self.fd], [], [], timeout)
@@ -97,7 +112,7 @@ class Terminal:
             return False
         if not data:
             return False
-        self.raw += data.decode("utf-8", "replace")
+        self.raw += self._decoder.decode(data)  # a character may be split between reads
         return True
 
     def expect(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
@@ -124,6 +139,10 @@ class Terminal:
 
     def send(self, line: str) -> None:
         os.write(self.fd, line.encode() + b"\r")
+
+    def keys(self, typed: str) -> None:
+        """Keys as typed, with no Enter after them (``\t`` is Tab, ``\x1b[A`` the Up arrow)."""
+        os.write(self.fd, typed.encode())
 
     def interrupt(self) -> None:
         """Ctrl-C, through the terminal's line discipline like a real keypress."""

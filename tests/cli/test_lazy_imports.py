@@ -6,7 +6,8 @@ import json
 import subprocess
 import sys
 
-LATER = ("hearts_p2p.audit", "hearts_p2p.auditwork", "importlib.metadata")
+# prompt_toolkit: only a person playing on a terminal types on its editor line (lineinput.py).
+LATER = ("hearts_p2p.audit", "hearts_p2p.auditwork", "importlib.metadata", "prompt_toolkit")
 
 
 def python(code: str) -> str:

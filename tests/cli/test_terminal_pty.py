@@ -196,16 +196,63 @@ def test_wrong_input_gets_one_line_and_the_prompt_again(
     assert "Traceback" not in term.text
 
 
-def test_ctrl_c_on_a_plain_terminal_leaves_cleanly(
+def test_the_line_edits_completes_and_remembers_across_games(
     tmp_path: Path, terminals: list[Terminal]
 ) -> None:
-    """No colour with NO_COLOR, ASCII suits where the terminal cannot show ♠, exit 130 on ^C."""
+    """The editor line: Tab completes a command, Backspace and the arrows edit, Up brings back
+    a line typed before, in this game and in the next one (the history in the data folder)."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    home = data_dir(tmp_path, "ada")
+    args = ("play", "--bot-strategy", "heuristic", "--name", "Ada", "--bot-delay", "0",
+            "--data-dir", home, "--discovery-port", disc)  # fmt: skip
+    term = open_terminal(terminals, *args)
+    m = term.expect(PROMPTS["pass"], timeout=30)
+    hand = last_hand(term, m.start())
+    term.keys("sco\t")  # Tab: the only command that begins so
+    term.expect("scores")  # completed on the line, seen before Enter is pressed
+    term.send("")
+    term.expect(r"Scores before hand 1, and points taken in it so far:")
+    term.keys("hlpx\x7f\x1b[D\x1b[De\x1b[F")  # Backspace, Left twice, an e, End: help
+    term.send("")
+    term.expect(r"commands:\n")
+    term.keys("\x1b[A\x1b[A")  # Up twice: the scores line
+    term.expect(r"> scores")
+    term.send("")
+    term.expect(r"Scores before hand 1")
+    ranks = [c[:-1] for c in hand]
+    card = next(c for c in hand if ranks.count(c[:-1]) == 1)
+    term.keys(card[:-1] + "\t")  # a rank the hand holds once: Tab completes the card
+    term.expect(re.escape(card))
+    term.send("")
+    term.expect(r"pass exactly 3 cards \(you named 1\)")
+    term.interrupt()
+    assert term.wait() == 130
+    remembered = (Path(home) / "history").read_text(encoding="utf-8")
+    assert "+scores\n" in remembered and "+help\n" in remembered
+
+    again = open_terminal(terminals, *args)
+    again.expect(PROMPTS["pass"], timeout=30)
+    again.keys("\x1b[A" * 2)  # the earlier game's lines, newest first: the card, scores
+    again.expect("scores")
+    again.send("")
+    again.expect(r"Scores before hand 1")
+    again.interrupt()
+    assert again.wait() == 130
+    assert "Traceback" not in term.text + again.text
+
+
+@pytest.mark.parametrize("plain", ["0", "1"], ids=["editor-line", "plain-lines"])
+def test_ctrl_c_on_a_plain_terminal_leaves_cleanly(
+    tmp_path: Path, terminals: list[Terminal], plain: str
+) -> None:
+    """No colour with NO_COLOR, ASCII suits where the terminal cannot show ♠, exit 130 on ^C;
+    on the editor line and on plain lines (HEARTS_PLAIN_INPUT)."""
     disc = str(free_port(socket.SOCK_DGRAM))
     home = data_dir(tmp_path, "ada")
     term = open_terminal(
         terminals, "play", "--bot-strategy", "heuristic",
         "--name", "Ada", "--data-dir", home, "--discovery-port", disc,
-        NO_COLOR="1", PYTHONIOENCODING="ascii",
+        NO_COLOR="1", PYTHONIOENCODING="ascii", HEARTS_PLAIN_INPUT=plain,
     )  # fmt: skip
     term.expect(r"-- Hand 1 \| pass left to Bot \d \(left\) --", timeout=30)
     m = term.expect(PROMPTS["pass"], timeout=30)
@@ -214,7 +261,8 @@ def test_ctrl_c_on_a_plain_terminal_leaves_cleanly(
     term.interrupt()
     term.expect(r"interrupted: leaving the table")
     assert term.wait() == 130
-    assert not re.search(r"\x1b\[[0-9;]*m", term.raw)  # no colour or bold
+    assert not re.search(r"\x1b\[(?!0?m)[0-9;]*m", term.raw)  # no colour or bold; resets are none
+    assert ("\x1b[?2004h" in term.raw) == (plain == "0")  # the editor turns on bracketed paste
     assert not any(ch in term.raw for ch in "♣♦♠♥")
     assert "Traceback" not in term.text
     assert not (Path(home) / "unfinished-host.json").exists()
