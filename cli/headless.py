@@ -4,14 +4,17 @@ of the game by name, as text or as one JSON object for scripts."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from typing import Any, TextIO
 
 from hearts_p2p.bots.botseat import BotSeat
-from hearts_p2p.engine import Action, SeatView
+from hearts_p2p.engine import Action, HandPhase, SeatView
 from hearts_p2p.frontend import (
     Aborted,
     Event,
+    GameOver,
     HandScored,
     HandVoided,
     Notice,
@@ -30,7 +33,7 @@ from hearts_p2p.game import Status
 from hearts_p2p.node import Outcome
 from hearts_p2p.text import clean, json_escaped
 
-__all__ = ["ReportingSeat", "outcome_json", "outcome_lines", "stream", "write"]
+__all__ = ["ReportingSeat", "bar_stream", "outcome_json", "outcome_lines", "stream", "write"]
 
 
 class ReportingSeat:
@@ -42,24 +45,59 @@ class ReportingSeat:
 
     shows_plays = False  # a line per hand, none per play: the node makes no view per play
 
-    def __init__(self, seat: BotSeat, where: str, out: TextIO | None) -> None:
+    def __init__(
+        self, seat: BotSeat, where: str, out: TextIO | None, bar: TextIO | None = None
+    ) -> None:
         self.seat = seat
         self.where = where
         self.out = out
+        # A terminal on which one line, redrawn in place at each of this seat's decisions,
+        # shows the hand and trick in play and the totals; the status lines print above it.
+        self.bar = bar
+        self._drawn = ""
         self.roster: SeatedRoster | None = None
 
     async def choose(self, view: SeatView) -> Action:
+        if self.bar is not None:
+            self._draw(self.progress(view))
         return await self.seat.choose(view)
 
     async def notify(self, event: Event) -> None:
         if isinstance(event, SeatedRoster):
             self.roster = event
         await self.seat.notify(event)
-        if self.out is None:
-            return
-        line = self._status(event)
-        if line is not None:
+        if isinstance(event, GameOver | Aborted):
+            self.end_bar()
+        line = self._status(event) if self.out is not None else None
+        if line is not None and self.out is not None:
+            drawn = self._drawn
+            self._draw("")
             write(self.out, line + "\n")
+            self._draw(drawn)
+
+    def progress(self, view: SeatView) -> str:
+        """``hand 3 · trick 7 of 13 · totals Ada 12, Bea 5, …``: where the game is."""
+        tricks = len(view.tricks) + len(view.hand)
+        if view.phase is HandPhase.PASSING:
+            where = "passing"
+        elif view.phase is HandPhase.EXPOSE:
+            where = "exposing"
+        else:
+            where = f"trick {min(len(view.tricks) + 1, tricks)} of {tricks}"
+        totals = ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(view.totals))
+        return f"hand {view.hand_number} · {where} · totals {totals}"
+
+    def end_bar(self) -> None:
+        """Take the bar away for good: the game is over, and what follows prints plainly."""
+        self._draw("")
+        self.bar = None
+
+    def _draw(self, text: str) -> None:
+        if self.bar is None or text == self._drawn:
+            return
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        write(self.bar, "\r" + text[:width] + "\x1b[K" if text else "\r\x1b[K")
+        self._drawn = text
 
     def name(self, seat: int) -> str:
         if self.roster is None:
@@ -146,6 +184,17 @@ def write(out: TextIO, text: str) -> None:
     except UnicodeEncodeError:
         out.write(text.encode("ascii", "replace").decode("ascii"))
     out.flush()
+
+
+def bar_stream(quiet: bool, as_json: bool) -> TextIO | None:
+    """Where a progress bar is drawn: standard output when it is a terminal that can redraw a
+    line, and nowhere when quiet, when the output is JSON, or to a pipe or a file."""
+    if quiet or as_json or os.environ.get("TERM") == "dumb":
+        return None
+    try:
+        return sys.stdout if sys.stdout.isatty() else None
+    except (AttributeError, ValueError):
+        return None
 
 
 def stream(quiet: bool, as_json: bool) -> TextIO | None:

@@ -33,7 +33,7 @@ from hearts_p2p.text import quoted
 from .args import BOT_DELAY, find_wait, options_from, peer_from, rules_from
 from .args import add_parsers as add_table_parsers
 from .datadir import unwritable
-from .headless import ReportingSeat, outcome_json, outcome_lines, stream, write
+from .headless import ReportingSeat, bar_stream, outcome_json, outcome_lines, stream, write
 from .lan import lan_interfaces, loopback_note
 from .leaving import LEAVING_SIGNALS, detach_terminal, is_hangup, leaving_text
 from .levels import bot_for, level_name
@@ -238,7 +238,8 @@ def _host(args: argparse.Namespace, humans_or_bots: tuple[int, int]) -> int:
         return await host_game(opts, rules, table[:32], front, spec, task_status=task_status)
 
     if args.headless:
-        seat = ReportingSeat(BotSeat(bot_for(args.strategy, 0)), quoted(table[:32]), None)
+        bar = bar_stream(False, args.json)
+        seat = ReportingSeat(BotSeat(bot_for(args.strategy, 0)), quoted(table[:32]), None, bar)
         return _headless(args, opts, start, seat)
     return _with_terminal(args, opts, start)
 
@@ -257,7 +258,10 @@ def _headless(
     controls = _Controls(tell)
 
     async def main() -> Outcome:
-        return await _session(opts, start, seat, controls)
+        try:
+            return await _session(opts, start, seat, controls)
+        finally:
+            seat.end_bar()  # however the game ended: what follows prints on a clean line
 
     return _run(args, main, controls, quiet=quiet, summary=seat)
 
@@ -351,7 +355,8 @@ def run_bot(args: argparse.Namespace) -> int:
     else:
         where = args.peer if args.peer is not None else "the first open table"
     out = stream(args.quiet, args.json)
-    seat = ReportingSeat(BotSeat(bot, args.delay), where, out)
+    bar = bar_stream(args.quiet, args.json)
+    seat = ReportingSeat(BotSeat(bot, args.delay), where, out, bar)
     return _headless(args, opts, start, seat, quiet=args.quiet)
 
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .pty_term import FIND_WAIT, free_port, hearts_env
+from .pty_term import FIND_WAIT, Terminal, free_port, hearts_env
 
 
 def start(*args: str) -> subprocess.Popen[str]:
@@ -74,3 +74,32 @@ def test_json_needs_a_headless_game(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, env=hearts_env(),
     )  # fmt: skip
     assert (run.returncode, run.stderr) == (2, "hearts play: --json needs --headless\n")
+
+
+def test_a_headless_game_on_a_terminal_shows_its_progress_in_one_line(tmp_path: Path) -> None:
+    """On a terminal, one line redrawn in place says the hand and trick in play and the
+    totals; it is taken away before the final scores, which print on a clean line."""
+    disc = str(free_port(socket.SOCK_DGRAM))
+    term = Terminal(
+        ["play", "--headless", "--name", "Ada", "--target", "10", "--bot-strategy", "heuristic",
+         "--data-dir", str(tmp_path / "ada"), "--discovery-port", disc],
+    )  # fmt: skip
+    try:
+        term.expect(r"hand 1 · (passing|trick 1 of 13) · totals [^\n]*Ada 0", timeout=60)
+        assert term.wait(timeout=120) == 0
+    finally:
+        term.close()
+    assert re.search(r"\rhand 1 · trick \d+ of 13 · totals [^\r\n]*Ada 0\b", term.raw)
+    assert re.search(r"\r\x1b\[K\r?\n?final scores: ", term.raw)
+    assert "Traceback" not in term.text
+
+
+def test_a_headless_game_to_a_pipe_or_in_json_draws_no_progress(tmp_path: Path) -> None:
+    disc = str(free_port(socket.SOCK_DGRAM))
+    code, out, err = finish(start(
+        "play", "--headless", "--name", "Ada", "--target", "1", "--bot-strategy", "heuristic",
+        "--data-dir", str(tmp_path / "ada"), "--discovery-port", disc,
+    ))  # fmt: skip
+    assert code == 0, out + err
+    assert "\r" not in out + err and "trick" not in out + err
+    assert out.startswith("final scores: ")
