@@ -13,6 +13,7 @@ takes and the narrow API the shell and the audit use: ``receive``, ``submit``, `
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -671,16 +672,7 @@ class GameProtocol:
                 decoded.append(decode_frame(raw))
             except WireError:
                 decoded.append(None)
-        self._replaying = {
-            (m.envelope.sender, m.envelope.prev, m.envelope.step): m
-            for m in decoded
-            if m is not None
-        }
-        self._replaying_rounds = {
-            _round_key(m.envelope.sender, m.envelope.kind, m.envelope.prev, m.envelope.body): m
-            for m in decoded
-            if m is not None and m.envelope.kind in TAKEOVER_KINDS
-        }
+        self._replay_own([m for m in decoded if m is not None])
         given = 0
         for msg in decoded:
             given += 1
@@ -712,6 +704,16 @@ class GameProtocol:
         if view is not None and view.phase is not None:
             shown.append(HandStarted(view))
         self._s.events = shown
+
+    def _replay_own(self, logged: list[SignedMessage]) -> None:
+        """Replaying ``logged``, this peer takes its own parts and round messages from it, as
+        it made them then, rather than making them again (``_send_own``, ``_round_message``)."""
+        self._replaying = {(m.envelope.sender, m.envelope.prev, m.envelope.step): m for m in logged}
+        self._replaying_rounds = {
+            _round_key(m.envelope.sender, m.envelope.kind, m.envelope.prev, m.envelope.body): m
+            for m in logged
+            if m.envelope.kind in TAKEOVER_KINDS
+        }
 
     # -- receiving -----------------------------------------------------------------------------
 
@@ -1393,8 +1395,11 @@ class GameProtocol:
         self._s.min_proof_rounds = s.min_proof_rounds
         self._s.mute = s.mute | {prev}
         self._seen, self._future, self._early, self._vouched = {}, {}, [], set()
-        for raw in entries:
-            self.receive(decode_frame(raw))
+        logged = [decode_frame(raw) for raw in entries]
+        self._replay_own(logged)
+        for msg in logged:
+            self.receive(msg)
+        self._replaying, self._replaying_rounds = {}, {}
         self.drain()  # all of it is on disk already
         self.take_relays()
         for msg in [*votes, *held]:
@@ -1452,10 +1457,15 @@ class GameProtocol:
             return
         if s.status is not Status.RUNNING or s.silent or holding(s):
             return
+        logged = self._replaying.get((s.me, s.step.prev, s.step.name))
+        saved = copy.deepcopy(s.choices) if logged is not None else None
         body = RULES[s.step.kind].send(s)
+        if saved is not None:
+            # Making a part saves what it chose (a seats part, the reclaims it held): replaying
+            # an earlier step, that would overwrite the choice saved for the step under way.
+            s.choices = saved
         if body is None:
             return
-        logged = self._replaying.get((s.me, s.step.prev, s.step.name))
         if logged is not None:
             # Replaying its log, this peer takes its own part as it made it then, from the
             # log: signed again now, it could differ (a seats part names the reclaims it held,

@@ -331,6 +331,24 @@ def test_a_round_decided_present_holds_no_accuser_after_the_others_ended() -> No
     assert r.violations == [] and r.ending == "aborted"
 
 
+def test_a_peer_that_follows_after_a_restart_keeps_the_reclaims_it_chose() -> None:
+    """p4 crashes after sending a seats part that carries p3's reclaim, and back, follows the
+    others from its log: replaying an earlier seats step made that step's part again, which
+    overwrote the reclaims saved for the later one; its seats part was then made again without
+    them, a second message under its number, and p4 named itself."""
+    rules = Rules(5, target=26, moon=Moon.OFF, jack_of_diamonds=True, claims=True)
+    crash = Fault(FaultKind.CRASH, 4, at=57.22, lasts=30.0)
+    slow = Fault(FaultKind.SLOW, 0, at=38.04, lasts=None)
+    hostile = {3: frozenset({Attack.WITHHOLD})}
+    s = scenario(rules, hostile=hostile, faults=(crash, slow), hands=3, seed=30243)
+    s = dataclasses.replace(
+        s, bots=("random", "heuristic", "random", "heuristic", "random"), proof_rounds=2
+    )
+    r = run_scenario(s)
+    assert r.violations == []
+    assert r.milestones["seat taken back"] >= 1
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
