@@ -752,9 +752,11 @@ class GameProtocol:
             s.frames.add(msg.raw)
             if take_rejoin(s, msg):  # and, as it comes back, its fresh escrow
                 self._send_own()
+                self._drain_future()
             return
         if env.kind == NOLEAD:
             self._nolead(msg)
+            self._drain_future()  # a roll call it completed moves the step on
             return
         if env.kind not in ("abort", *TAKEOVER_KINDS):
             self._second(msg)  # proven whenever it comes, from a seat the table plays too
@@ -776,6 +778,9 @@ class GameProtocol:
         if env.kind in TAKEOVER_KINDS:
             s.frames.add(msg.raw)
             self._takeover(msg)
+            # A round decided may have moved the step on (a seat taken over, a hand voided):
+            # messages that came before and waited for that step are due now.
+            self._drain_future()
             return
         if muted_part(s, msg) and not self._evidence:
             self._dropped += 1  # after voting, the seat's part counts only as a vote's evidence

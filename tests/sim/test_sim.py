@@ -349,6 +349,23 @@ def test_a_peer_that_follows_after_a_restart_keeps_the_reclaims_it_chose() -> No
     assert r.milestones["seat taken back"] >= 1
 
 
+def test_a_crashed_peer_back_after_its_seat_was_lost_catches_up_to_the_end() -> None:
+    """Two honest peers crash in one step, so both seats are lost and the hand is voided; p2,
+    back first, takes the votes that void it after the next hand's messages had come and
+    waited. Those are due once the void has dealt that hand (before, nothing took them again,
+    and p2 waited for ever after the others had finished)."""
+    rules = Rules(5, target=15, moon=Moon.NEGATIVE, queen_breaks_hearts=True)
+    first = Fault(FaultKind.CRASH, 1, at=12.47, lasts=90.0)
+    second = Fault(FaultKind.CRASH, 2, at=42.73, lasts=27.0)
+    s = scenario(rules, faults=(second, first), timeout=30.0, hands=2, seed=20595)
+    s = dataclasses.replace(
+        s, bots=("random", "random", "heuristic", "random", "heuristic"), proof_rounds=2
+    )
+    r = run_scenario(s)
+    assert r.violations == [] and r.ending == "finished"
+    assert r.milestones["hand voided"] >= 1
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
