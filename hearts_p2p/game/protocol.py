@@ -283,10 +283,19 @@ class GameProtocol:
         return self._s.step.kind is StepKind.OPEN and hand is not None and bool(hand.trick)
 
     def pending(self) -> list[SignedMessage]:
-        """The current step's messages so far, in log order, and the returner's rejoin while a
-        ``welcome`` waits for it (to catch a peer up: neither is in the log yet)."""
-        held = self._s.rekeying.rejoin if self._s.rekeying is not None else None
-        return [*self._s.step.in_order(), *([decode_frame(held)] if held is not None else [])]
+        """The current step's messages so far, in log order, the votes and shares of the step's
+        open takeover round, and the returner's rejoin while a ``welcome`` waits for it (to
+        catch a peer up: none is in the log yet, and a peer that was away when a round opened
+        owes it a vote it would otherwise never know of)."""
+        s = self._s
+        held = s.rekeying.rejoin if s.rekeying is not None else None
+        r = s.round
+        rounds: list[SignedMessage] = []
+        if r is not None and r.prev == s.step.prev:
+            rounds += [r.votes[p] for p in sorted(r.votes)]
+            rounds += [v[p] for _, v in sorted(r.others.items()) for p in sorted(v)]
+            rounds += [r.shares[p] for p in sorted(r.shares)]
+        return [*s.step.in_order(), *rounds, *([decode_frame(held)] if held is not None else [])]
 
     def waiting_for(self) -> list[int]:
         """Players the game is waiting on now: while a takeover round this peer has voted in

@@ -366,6 +366,22 @@ def test_a_crashed_peer_back_after_its_seat_was_lost_catches_up_to_the_end() -> 
     assert r.milestones["hand voided"] >= 1
 
 
+def test_a_peer_back_from_a_crash_hears_of_the_round_that_opened_while_it_was_away() -> None:
+    """p0 goes silent and the others open a round on it while p1 is down; p1, back, is
+    answered its sync with the round's votes. Its own clock, restarted, has not run out on p0
+    when the others' run out on p1 for the vote it owes, so both seats are lost and the hand is
+    voided: p1 holds every vote that voids it and follows (before, it never heard of the round,
+    could not take the void, and waited on p0 for ever)."""
+    rules = Rules(4, game=GameKind.GONGZHU, limit=200, passing=False, expose_all=True)
+    crash = Fault(FaultKind.CRASH, 1, at=36.03, lasts=6.0, torn=True)
+    hostile = {0: frozenset({Attack.SILENT})}
+    s = scenario(rules, hostile=hostile, faults=(crash,), timeout=30.0, seed=13642)
+    s = dataclasses.replace(s, bots=("random", "random", "random", "heuristic"), proof_rounds=2)
+    r = run_scenario(s)
+    assert r.violations == [] and r.hands == 1  # the hand asked, played to its end
+    assert r.milestones["hand voided"] == 1
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
