@@ -111,6 +111,7 @@ from .void import (
     owed,
     pending,
     promote,
+    shown,
     trouble,
     votes_about,
 )
@@ -707,12 +708,12 @@ class GameProtocol:
                 vote = decode_frame(raw)  # its votes on a second seat in the round under way
                 self._s.outbox.append(vote)
                 self.receive(vote)
-        shown: list[GameEvent] = []
-        shown += [e for e in events if isinstance(e, SeatedRoster)][-1:]
+        told: list[GameEvent] = []
+        told += [e for e in events if isinstance(e, SeatedRoster)][-1:]
         view = self.view()
         if view is not None and view.phase is not None:
-            shown.append(HandStarted(view))
-        self._s.events = shown
+            told.append(HandStarted(view))
+        self._s.events = told
 
     def _replay_own(self, logged: list[SignedMessage]) -> None:
         """Replaying ``logged``, this peer takes its own parts and round messages from it, as
@@ -1322,7 +1323,9 @@ class GameProtocol:
         r = s.round
         if not able(s) or s.me is None or s.me in s.table or r is None or r.prev != s.step.prev:
             return False
-        if r.state is RoundState.PRESENT or r.shown or player == r.about:
+        if r.state is RoundState.PRESENT or player == r.about:
+            return False
+        if any(shown(s, r, t) for t in trouble(r)):
             return False
         if player == s.me or player in s.table or not 0 <= player < s.players:
             return False

@@ -58,10 +58,10 @@ class Round:
     shares: dict[int, SignedMessage] = field(default_factory=dict)
     left: bool = False  # the seat signed that it leaves (its abort came as evidence)
     carried: bool = False  # a vote carried the seat's part of the step
-    # Other seats in trouble in the same step (void.py): votes about each, by voter; the seats
-    # a vote showed alive in the round (it carried a vote or share they signed in the step);
-    # and by seat, the voters whose vote on it stands as a defence (void.there).
+    # Other seats in trouble in the same step (void.py): votes about each, by voter; by seat,
+    # the senders of votes that showed it alive in the round (they carried a vote or share it
+    # signed in the step), and the senders whose vote on it stands as a defence (void.there).
     others: dict[int, dict[int, SignedMessage]] = field(default_factory=dict)
-    shown: set[int] = field(default_factory=set)
+    shown: dict[int, set[int]] = field(default_factory=dict)
     defences: dict[int, set[int]] = field(default_factory=dict)
     early: list[SignedMessage] = field(default_factory=list)  # shares before this peer decided

@@ -46,6 +46,8 @@ __all__ = [
     "pending",
     "promote",
     "replaces",
+    "shown",
+    "silenced",
     "stand",
     "take_other",
     "there",
@@ -149,7 +151,7 @@ def count(
     carrying that or its part stands for it (``there``); then relay it."""
     voter, about = msg.envelope.sender, msg.envelope.body["player"]
     if Evidence.ANSWER in seen:
-        r.shown.add(about)
+        r.shown.setdefault(about, set()).add(voter)
     votes[voter] = msg
     stand(r, about, voter, defence(msg) and bool(seen & {Evidence.PART, Evidence.ANSWER}))
     if voter != s.me:
@@ -188,11 +190,33 @@ def stand(r: Round, about: int, voter: int, defends: bool) -> None:
         held.discard(voter)
 
 
-def there(r: Round, player: int) -> bool:
+def silenced(s: GameState, r: Round) -> set[int]:
+    """The seats in trouble that every voter has accused, when there are voters enough to
+    void a hand: what such a seat says of another counts for nothing. The voters decide on
+    their own votes, which every peer holds alike before it decides; a late defence by a
+    seat they all gave up on may reach one peer before it decides and another after."""
+    vs = voters(s, r)
+    if len(vs) < MIN_VOTERS:
+        return set()
+    out = set()
+    for t in trouble(r):
+        votes = votes_about(r, t)
+        if all(v in votes and not defence(votes[v]) for v in vs):
+            out.add(t)
+    return out
+
+
+def shown(s: GameState, r: Round, player: int) -> bool:
+    """Whether a counting vote carried a vote or share ``player`` signed in the round."""
+    return bool(r.shown.get(player, set()) - silenced(s, r))
+
+
+def there(s: GameState, r: Round, player: int) -> bool:
     """Whether the votes show ``player`` there in the step: one carried a vote or share it
-    signed, or a defence of it stands. A seat that sent its part and then went is defended
-    only until its defenders' own clocks run out on it: it still owes the round its vote."""
-    return player in r.shown or bool(r.defences.get(player))
+    signed, or a defence of it stands, from a sender not ``silenced``. A seat that sent its
+    part and then went is defended only until its defenders' own clocks run out on it: it
+    still owes the round its vote."""
+    return shown(s, r, player) or bool(r.defences.get(player, set()) - silenced(s, r))
 
 
 def pending(s: GameState, r: Round) -> bool:
@@ -206,7 +230,7 @@ def pending(s: GameState, r: Round) -> bool:
     if missing(s, r):
         return True
     out = trouble(r)
-    return not any(t in r.shown for t in out) and any(there(r, t) for t in out)
+    return not any(shown(s, r, t) for t in out) and any(there(s, r, t) for t in out)
 
 
 def owed(s: GameState, player: int) -> SignedMessage | None:
@@ -230,9 +254,9 @@ def promote(s: GameState) -> Round | None:
     r = s.round
     if r is None or r.prev != s.step.prev or r.state is not RoundState.VOTING:
         return None
-    if not there(r, r.about):
+    if not there(s, r, r.about):
         return None
-    rest = [t for t in r.others if not there(r, t)]
+    rest = [t for t in r.others if not there(s, r, t)]
     if len(rest) != 1:
         return None
     (about,) = rest
@@ -240,7 +264,8 @@ def promote(s: GameState) -> Round | None:
     others[r.about] = r.votes
     turned = Round(
         about, r.prev, votes=r.others[about], left=about in s.left, others=others,
-        shown=set(r.shown), defences={t: set(v) for t, v in r.defences.items()}, early=r.early,
+        shown={t: set(v) for t, v in r.shown.items()},
+        defences={t: set(v) for t, v in r.defences.items()}, early=r.early,
     )  # fmt: skip
     s.round = turned
     return turned
@@ -264,7 +289,7 @@ def holding(s: GameState) -> bool:
     r = s.round
     if r is None or r.prev != s.step.prev or s.me is None or r.state is RoundState.PRESENT:
         return False
-    if r.others and not r.shown:
+    if r.others and not any(shown(s, r, t) for t in trouble(r)):
         return True
     voted = s.me in r.votes or any(s.me in v for v in r.others.values())
     if voted and awaits_holder(s):
@@ -283,7 +308,7 @@ def due(s: GameState) -> tuple[int, ...] | None:
         if r.state is RoundState.RECOVERING and lost(s, r.about):
             return (r.about,)
         return None
-    if r.state is RoundState.PRESENT or missing(s, r) or any(there(r, t) for t in trouble(r)):
+    if r.state is RoundState.PRESENT or missing(s, r) or any(there(s, r, t) for t in trouble(r)):
         return None  # a seat answered (through a vote): the others' own claims end it (6.9)
     if len(voters(s, r)) < MIN_VOTERS:
         return None  # one peer's word alone could name every other seat gone

@@ -382,6 +382,20 @@ def test_a_peer_back_from_a_crash_hears_of_the_round_that_opened_while_it_was_aw
     assert r.milestones["hand voided"] == 1
 
 
+def test_a_late_defence_by_a_seat_in_trouble_does_not_undo_a_void() -> None:
+    """p3 crashes in the pass and p4 goes silent: the four voters void the hand and finish.
+    p3, back long after, takes their votes, and defends p4 (it holds p4's pass): a seat in
+    trouble, its word counts for nothing, so p3 voids the hand too and follows (before, its
+    own defence showed p4 there, no void came at p3, and it waited for ever)."""
+    rules = Rules(6, target=26, claims=True)
+    crash = Fault(FaultKind.CRASH, 3, at=0.956, lasts=90.0, torn=True)
+    hostile = {4: frozenset({Attack.SILENT})}
+    s = scenario(rules, hostile=hostile, faults=(crash,), timeout=30.0, hands=3, seed=15200)
+    s = dataclasses.replace(s, bots=("random", "heuristic", *("random",) * 4), proof_rounds=2)
+    r = run_scenario(s)
+    assert r.violations == [] and r.milestones["hand voided"] >= 1
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
