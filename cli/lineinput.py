@@ -5,9 +5,10 @@ the usual Emacs keys edit it, Up and Down walk this game's lines and earlier gam
 file in the data folder), and Tab completes the cards one may play and the table's commands.
 Elsewhere (a pipe, a script, a test, ``TERM=dumb``) it is plain lines from standard input.
 
-prompt_toolkit runs its own event loop, so it runs in a worker thread beside trio, one line at
-a time; everything written to standard output meanwhile goes through its proxy, which prints it
-above the line being typed.
+prompt_toolkit runs its own event loop, so the line runs in a thread of its own beside trio,
+asking line after line and handing each to the game through a channel. Standard output and
+error, meanwhile, are a stream (``_Above``) whose text the line's loop prints above the line, in
+the order it was written and in order with the prompt's own changes.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +30,7 @@ import trio
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer
+    from prompt_toolkit.formatted_text import AnyFormattedText
 
 __all__ = [
     "HISTORY_FILE",
@@ -141,7 +144,7 @@ class EditedLines:
 
         loop.call_soon_threadsafe(run)
 
-    def _message(self) -> object:
+    def _message(self) -> AnyFormattedText:
         from prompt_toolkit.formatted_text import ANSI
 
         return ANSI(self._asked)
@@ -154,7 +157,7 @@ class EditedLines:
                 if self._closed:
                     return None
             try:
-                return self._session.prompt(self._message) + "\n"  # type: ignore[arg-type]
+                return self._session.prompt(self._message) + "\n"
             except EOFError:
                 return None
             except KeyboardInterrupt:
@@ -173,7 +176,7 @@ class EditedLines:
             try:
                 while (line := self._read()) is not None:
                     trio.from_thread.run(send.send, line, trio_token=token)
-            except (trio.RunFinishedError, trio.Cancelled, trio.ClosedResourceError):
+            except (trio.RunFinishedError, trio.Cancelled, trio.BrokenResourceError):
                 pass  # the game is over
             finally:
                 self._done.set()
@@ -203,9 +206,13 @@ class EditedLines:
             loop.call_soon_threadsafe(leave)
 
     def close(self) -> None:
-        """Close the line and wait (briefly) until its thread has given the terminal back."""
+        """Close the line and wait (briefly) until its thread has given the terminal back. A
+        line that opened just as it was told to close is told again, so the terminal is never
+        left in the line's raw mode."""
+        deadline = time.monotonic() + CLOSE_WAIT
         self._stop()
-        self._done.wait(CLOSE_WAIT)
+        while not self._done.wait(0.05) and time.monotonic() < deadline:
+            self._stop()
 
     def __enter__(self) -> EditedLines:
         return self
