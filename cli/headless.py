@@ -68,8 +68,10 @@ class ReportingSeat:
         await self.seat.notify(event)
         if isinstance(event, GameOver | Aborted):
             self.end_bar()
-        line = self._status(event) if self.out is not None else None
-        if line is not None and self.out is not None:
+        if self.out is None:
+            return
+        line = self._status(event)
+        if line is not None:
             drawn = self._drawn
             self._draw("")
             write(self.out, line + "\n")
