@@ -1480,7 +1480,8 @@ class GameProtocol:
         if saved is not None:
             # Making a part saves what it chose (a seats part, the reclaims it held): replaying
             # an earlier step, that would overwrite the choice saved for the step under way.
-            s.choices = saved
+            s.choices.clear()
+            s.choices.update(saved)
         if body is None:
             return
         if logged is not None:
