@@ -93,6 +93,7 @@ from .takeover import (
     RECOVER,
     VOTE,
     able,
+    check_vote,
     decide,
     muted_part,
     survivors,
@@ -1203,6 +1204,7 @@ class GameProtocol:
     def _takeover(self, msg: SignedMessage) -> None:
         s, env = self._s, msg.envelope
         if env.kind == VOTE:
+            check_vote(s, msg)  # malformed: a cheat at every peer, the one it names included
             about, prev = env.body.get("player"), env.prev
             recent = list(s.steps)[-_AHEAD:] if about == s.me else []
             if (

@@ -52,6 +52,7 @@ __all__ = [
     "RECOVER",
     "VOTE",
     "able",
+    "check_vote",
     "decide",
     "muted_part",
     "new_flow",
@@ -125,14 +126,23 @@ def _later(s: GameState, msg: SignedMessage) -> bool:
     return True  # a step completed already: the round it was for is over
 
 
+def check_vote(s: GameState, msg: SignedMessage) -> dict[str, Any]:
+    """A vote's body, checked before anything else is made of it: a malformed vote is its
+    sender's proven cheat at every peer, the one it names included."""
+    env = msg.envelope
+    body = _parse(s, msg, ("player", "ending", "evidence"))
+    ending, evidence = body["ending"], body["evidence"]
+    if ending not in (*ENDINGS, HERE) or not isinstance(evidence, list) or len(evidence) > 2:
+        raise CheatError(env.sender, "sent a malformed takeover message", (msg,))
+    return body
+
+
 def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evidence]) -> None:
     """A survivor's vote; ``take`` judges each evidence frame as if it had come alone, and
     says whether it is the seat's own signed leave."""
     env = msg.envelope
-    body = _parse(s, msg, ("player", "ending", "evidence"))
-    about, ending, evidence = body["player"], body["ending"], body["evidence"]
-    if ending not in (*ENDINGS, HERE) or not isinstance(evidence, list) or len(evidence) > 2:
-        raise CheatError(env.sender, "sent a malformed takeover message", (msg,))
+    body = check_vote(s, msg)
+    about = body["player"]
     voter = env.sender
     if not able(s) or about == voter or about in s.table or voter in s.table:
         return

@@ -396,6 +396,19 @@ def test_a_late_defence_by_a_seat_in_trouble_does_not_undo_a_void() -> None:
     assert r.violations == [] and r.milestones["hand voided"] >= 1
 
 
+def test_a_malformed_vote_is_a_cheat_at_the_peer_it_names_too() -> None:
+    """p2 sends junk of every kind: a takeover vote with a body no vote has, naming p1, is its
+    proven cheat at every peer (before, p1 took a vote about itself, in a step it had
+    completed, as an accusation to count, and played on while the others had stopped on it)."""
+    rules = Rules(6, target=40, moon=Moon.CHOICE, queen_breaks_hearts=True)
+    cut = Fault(FaultKind.PARTITION, 5, at=68.82, lasts=5.0, others=(2, 3))
+    hostile = {2: frozenset({Attack.JUNK})}
+    s = scenario(rules, hostile=hostile, faults=(cut,), timeout=10.0, hands=2, seed=17838)
+    s = dataclasses.replace(s, bots=(*("random",) * 5, "heuristic"), proof_rounds=2)
+    r = run_scenario(s)
+    assert r.violations == [] and r.ending == "aborted"
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
