@@ -289,6 +289,8 @@ def holding(s: GameState) -> bool:
     r = s.round
     if r is None or r.prev != s.step.prev or s.me is None or r.state is RoundState.PRESENT:
         return False
+    if r.others and len(voters(s, r)) < MIN_VOTERS:
+        return False  # no void can come: one voter's word alone voids nothing (``due``)
     if r.others and not any(shown(s, r, t) for t in trouble(r)):
         return True
     voted = s.me in r.votes or any(s.me in v for v in r.others.values())

@@ -409,6 +409,22 @@ def test_a_malformed_vote_is_a_cheat_at_the_peer_it_names_too() -> None:
     assert r.violations == [] and r.ending == "aborted"
 
 
+def test_one_liar_s_votes_on_three_seats_hold_back_no_part() -> None:
+    """p3 is down while p1 cheats and the others end on it; p1 answers p3's sync with its
+    votes on every other seat. With one voter left no void can come, so p3 holds back nothing
+    and plays on to its own ending (before, it held its part back for a void that could never
+    come, and waited for ever)."""
+    rules = Rules(
+        4, game=GameKind.GONGZHU, limit=400, passing=False, expose_all=True,
+        same_colour_discard=True,
+    )  # fmt: skip
+    crash = Fault(FaultKind.CRASH, 3, at=10.97, lasts=90.0)
+    hostile = {1: frozenset({Attack.JUNK, Attack.FALSE_VOTE})}
+    s = scenario(rules, hostile=hostile, faults=(crash,), timeout=30.0, seed=736)
+    r = run_scenario(dataclasses.replace(s, proof_rounds=2))
+    assert r.violations == [] and r.ending == "aborted"
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
