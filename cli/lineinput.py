@@ -172,12 +172,14 @@ class EditedLines:
         send, receive = trio.open_memory_channel[str](MAX_TYPED_AHEAD)
         token = trio.lowlevel.current_trio_token()
 
+        # Raised into the thread once the game has stopped reading: no more lines are wanted.
+        over = (trio.RunFinishedError, trio.Cancelled, trio.BrokenResourceError)
+
         def pump() -> None:
             try:
-                while (line := self._read()) is not None:
-                    trio.from_thread.run(send.send, line, trio_token=token)
-            except (trio.RunFinishedError, trio.Cancelled, trio.BrokenResourceError):
-                pass  # the game is over
+                with contextlib.suppress(*over):
+                    while (line := self._read()) is not None:
+                        trio.from_thread.run(send.send, line, trio_token=token)
             finally:
                 self._done.set()
                 with contextlib.suppress(trio.RunFinishedError):
