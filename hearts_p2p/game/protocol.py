@@ -13,7 +13,6 @@ takes and the narrow API the shell and the audit use: ``receive``, ``submit``, `
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -1477,7 +1476,7 @@ class GameProtocol:
         if s.status is not Status.RUNNING or s.silent or holding(s):
             return
         logged = self._replaying.get((s.me, s.step.prev, s.step.name))
-        saved = copy.deepcopy(s.choices) if logged is not None else None
+        saved = dict(s.choices) if logged is not None else None  # send rules replace, never mutate
         body = RULES[s.step.kind].send(s)
         if saved is not None:
             # Making a part saves what it chose (a seats part, the reclaims it held): replaying

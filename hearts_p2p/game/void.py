@@ -216,7 +216,8 @@ def there(s: GameState, r: Round, player: int) -> bool:
     signed, or a defence of it stands, from a sender not ``silenced``. A seat that sent its
     part and then went is defended only until its defenders' own clocks run out on it: it
     still owes the round its vote."""
-    return shown(s, r, player) or bool(r.defences.get(player, set()) - silenced(s, r))
+    said = r.shown.get(player, set()) | r.defences.get(player, set())
+    return bool(said - silenced(s, r))
 
 
 def pending(s: GameState, r: Round) -> bool:
