@@ -290,14 +290,14 @@ def audit_entries(
         report.problems.append(Problem("file", "the log holds no game"))
         return report
     # A game the host ended at once, with a second message under its genesis's number, logs
-    # the pair in byte order (SPEC 6.11): the genesis may come second.
-    first = next((m for _, m in messages[:2] if m.envelope.kind == "genesis"), messages[0][1])
+    # the pair in byte order (SPEC 6.11): the genesis may come second, after junk of its kind.
+    first = next((m for _, m in messages[:2] if _is_genesis(m)), messages[0][1])
     genesis = _genesis(first, report)
     if genesis is None:
         return report
     if workers is None:
         workers = default_workers(len(entries))
-    _replay(genesis, messages, entries, report, workers)
+    _replay(genesis, messages, entries, report, workers, first_checked=messages[0][1] is first)
     return report
 
 
@@ -309,6 +309,18 @@ def _decode_all(entries: list[bytes], report: AuditReport) -> list[tuple[int, Si
         except WireError as e:
             report.problems.append(Problem(f"entry {i}", f"not a valid message ({e})"))
     return out
+
+
+def _is_genesis(msg: SignedMessage) -> bool:
+    """Whether ``msg`` reads as a genesis (its signature is checked by ``_genesis``)."""
+    env = msg.envelope
+    if env.kind != "genesis" or env.sender != 0 or env.seq != 0:
+        return False
+    try:
+        Genesis.from_wire(env.game_id, env.body)
+    except GenesisError:
+        return False
+    return True
 
 
 def _genesis(first: SignedMessage, report: AuditReport) -> Genesis | None:
@@ -335,6 +347,8 @@ def _replay(
     entries: list[bytes],
     report: AuditReport,
     workers: int,
+    *,
+    first_checked: bool,
 ) -> None:
     proto = GameProtocol(genesis.game_id, genesis.players[0].key)
     decoded = {i for i, _ in messages}
@@ -342,7 +356,7 @@ def _replay(
     keys = [p.key for p in genesis.players]
     # The genesis, first, was checked under its host's key by ``_genesis`` (second, after the
     # host's other message under its number, it is checked with the rest).
-    checked = 1 if messages[0][1].envelope.kind == "genesis" else 0
+    checked = 1 if first_checked else 0
     with AheadChecks([m for _, m in messages], keys, workers, checked=checked) as ahead:
         for j, (i, msg) in enumerate(messages):
             by_sender = ahead.signed_by_sender(j)

@@ -132,6 +132,8 @@ def after_abort(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
     since, makes it proven equivocation: peers that saw the messages in any order, or only
     some of them, end alike on the pair that ranks first (6.11)."""
     a = s.abort
+    if msg.envelope.game_id != s.game_id:
+        return  # another game's message, replayed: it proves and replaces nothing here
     if a is not None and a.termination is Termination.CHEAT_PROVEN:
         _upgrade(s, a, s.evidence, msg, key)
     elif a is not None and a.termination is Termination.LEFT:
@@ -314,10 +316,12 @@ def _before(
 def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     s.pending = None
     known = [s.index[m.envelope.prev] for m in tail if m.envelope.prev in s.index]
-    # Never before the genesis, unless the evidence is the host's two geneses: evidence naming
+    # Never before the genesis, unless the evidence is the host's two geneses (a genesis
+    # another player signs is junk of its own, judged against the roster): evidence naming
     # its step (a message for a step its sender had no part in) follows it, and the log, as
     # every log, starts with the roster it is read by.
-    floor = 0 if any(m.envelope.kind == "genesis" for m in tail) else min(s.count, 1)
+    host = any(m.envelope.kind == "genesis" and m.envelope.sender == 0 for m in tail)
+    floor = 0 if host else min(s.count, 1)
     at = max(floor, min([s.count, *known]))
     keep_taken(s, [*s.read(at, min(s.count, at + MAX_SINCE_STOP))], s.step.got.values())
     keep_taken(s, [], s.evidence)

@@ -86,7 +86,7 @@ from .seating import SEATING
 from .sitdown import SIT, asked_seat, sign_sit, signer_key, take_sit, wanted
 from .state import GameState, Status, StepRecord, StepRule, Window
 from .steps import DECISIONS, Step, StepKind
-from .tableseat import Evidence, RoundState
+from .tableseat import Evidence, Round, RoundState
 from .takeover import KINDS as TAKEOVER_KINDS
 from .takeover import (
     RECOVER,
@@ -119,6 +119,7 @@ from .void import (
 __all__ = ["RULES", "GameProtocol", "ProtocolError"]
 
 MAX_FUTURE = 64  # buffered messages per sender from steps not begun yet
+MAX_DROPPED = 256  # frames of seats the table plays, kept to pair with another under a number
 # Steps a seat voted out can have completed alone on its own part, before the votes reach it:
 # only its own steps in a row, as nobody else sends on that history. A vote about it for an
 # older step does not make it rebuild (a peer could otherwise make it replay the log at will).
@@ -131,6 +132,11 @@ RULES: Mapping[StepKind, StepRule] = MappingProxyType({**SEATING, **HAND_STEPS, 
 class ProtocolError(Exception):
     """A local misuse (acting out of turn, submitting twice, resuming twice); never caused by
     a peer."""
+
+
+# Unsequenced words of a seat's life: taken as they come, and judged against the roster, so one
+# of the host's that comes before its genesis waits for it as every other player's does.
+_AFTER_GENESIS = frozenset({*TAKEOVER_KINDS, NOLEAD, RECLAIM, REJOIN})
 
 
 class GameProtocol:
@@ -157,6 +163,9 @@ class GameProtocol:
         # (player, seq) -> the frame taken or waiting under that number: bytes the log holds
         # anyway, not a decoded message kept for the whole game
         self._seen: dict[tuple[int, int], bytes] = {}
+        # Frames of seats the table plays, dropped but kept by number: another frame under
+        # one of those numbers, relayed by a peer that proved the pair, proves it here too.
+        self._dropped_words: dict[tuple[int, int], bytes] = {}
         self._future: dict[int, dict[int, SignedMessage]] = {}
         self._early: list[SignedMessage] = []
         self._dropped = 0
@@ -738,9 +747,12 @@ class GameProtocol:
     def _receive(self, msg: SignedMessage) -> None:
         s, env = self._s, msg.envelope
         key = signer_key(s, env)
-        if key is None and s.genesis is None and env.game_id == s.game_id:
+        early = key is None or env.kind in _AFTER_GENESIS
+        if early and s.genesis is None and env.game_id == s.game_id:
             if len(self._early) < MAX_FUTURE:
-                self._early.append(msg)  # a player's key is known once the genesis is in
+                # A player's key is known once the genesis is in, and so is the roster a
+                # lifecycle word of the host's is judged by (a vote about player 0 is no cheat).
+                self._early.append(msg)
             return
         if env.game_id != s.game_id or msg.raw != pack([msg.envelope_bytes, msg.signature]):
             # Another game's message, replayed or misrouted, or outer bytes of someone's own
@@ -772,6 +784,9 @@ class GameProtocol:
             self._second(msg)  # proven whenever it comes, from a seat the table plays too
         if env.sender in s.table:
             self._dropped += 1  # the table plays this seat now: its player's word is over
+            numbered = env.kind not in ("abort", *TAKEOVER_KINDS)
+            if numbered and len(self._dropped_words) < MAX_DROPPED:
+                self._dropped_words.setdefault((env.sender, env.seq), msg.raw)
             return
         if env.kind == "abort":
             s.frames.add(msg.raw)
@@ -851,7 +866,9 @@ class GameProtocol:
         (6.11) holds no numbers in between. The number comes first, and a peer that found the
         step first turns to it when the other message comes (``after_abort``)."""
         s, env = self._s, msg.envelope
-        seen_raw = self._seen.get((env.sender, env.seq)) or s.logged(env.sender, env.seq)
+        number = (env.sender, env.seq)
+        seen_raw = self._seen.get(number) or self._dropped_words.get(number)
+        seen_raw = seen_raw or s.logged(env.sender, env.seq)
         if seen_raw is not None:
             seen = decode_frame(seen_raw)  # another frame under a taken number: rare
             if seen.envelope_bytes != msg.envelope_bytes:
@@ -1013,6 +1030,7 @@ class GameProtocol:
             # A vote came before the seat's part did: the voter took that part only as a
             # vote's evidence, so this peer answers it with the part, as for a late vote.
             self._answer_late(step.prev, r.about)
+            self._answer_others(step, r)
         if nobody_made(step):
             no_lead(s, step)  # every player said the card was not its: one lied
         else:
@@ -1020,6 +1038,7 @@ class GameProtocol:
         for player in s.returned:  # numbers it signed under before it was taken over are void
             self._future.pop(player, None)
             self._seen = {k: v for k, v in self._seen.items() if k[0] != player}
+            self._dropped_words = {k: v for k, v in self._dropped_words.items() if k[0] != player}
             s.numbers.pop(player, None)
         s.returned = []
         self._play_table()
@@ -1384,6 +1403,23 @@ class GameProtocol:
         s.frames.add(msg.raw)
         s.outbox.append(msg)
 
+    def _answer_others(self, step: Step, r: Round) -> None:
+        """The same for a second seat in trouble whose part completed the step here: a peer
+        that voted on it before the part came took it only as evidence, and waits for it."""
+        s = self._s
+        if s.me is None or s.me in s.table:
+            return
+        for other in sorted(r.others):
+            part = step.got.get(other)
+            if other == s.me or part is None or s.me in r.others[other]:
+                continue
+            body = {"player": other, "ending": HERE, "evidence": [part.raw]}
+            msg = self._round_message(VOTE, body, step.prev)
+            r.others[other][s.me] = msg
+            s.voted.add(step.prev)  # one defence of the seat in this step, never a second
+            s.frames.add(msg.raw)
+            s.outbox.append(msg)
+
     def _roll_call_part(self, prev: bytes) -> bytes | None:
         """The part that completed the roll call at ``prev`` (its lead, or its fourth
         exposure), whoever made it: voters there took it only as a vote's evidence."""
@@ -1413,6 +1449,7 @@ class GameProtocol:
         self._s.min_proof_rounds = s.min_proof_rounds
         self._s.mute = s.mute | {prev}
         self._seen, self._future, self._early, self._vouched = {}, {}, [], set()
+        self._dropped_words = {}
         logged = [decode_frame(raw) for raw in entries]
         self._replay_own(logged)
         for msg in logged:

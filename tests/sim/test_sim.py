@@ -270,6 +270,74 @@ def test_evidence_naming_the_genesis_step_follows_the_genesis_in_the_log() -> No
     assert run_scenario(s).violations == []
 
 
+def test_a_junk_genesis_from_a_player_is_judged_after_the_host_s_genesis() -> None:
+    """p1 signs junk of the genesis kind while the host stalls: a peer that gets it just
+    after the host's genesis names p1 in a log that still starts with that genesis (it began
+    with p1's junk alone, which no audit can read)."""
+    rules = Rules(6, target=15, moon=Moon.OFF, claims=True)
+    hostile = {0: frozenset({Attack.STALL}), 1: frozenset({Attack.JUNK, Attack.REPLAY})}
+    s = scenario(rules, hostile=hostile, timeout=30.0, hands=2, seed=20362)
+    bots = ("random", "heuristic", "heuristic", "random", "random", "heuristic")
+    assert run_scenario(dataclasses.replace(s, bots=bots)).violations == []
+
+
+def test_the_host_s_junk_of_the_genesis_kind_under_its_number_audits_in_either_order() -> None:
+    """The host signs junk of the genesis kind under the genesis's number: the pair is logged
+    in byte order, junk first here, and the audit reads the roster from the one that is a
+    genesis (it read the first of the kind, and found the log bad)."""
+    rules = Rules(5, game=GameKind.GONGZHU, limit=200, passing=False)
+    s = scenario(rules, hostile={0: frozenset({Attack.JUNK})}, timeout=4.0, hands=2, seed=17491)
+    bots = ("random", "random", "heuristic", "random", "heuristic")
+    assert run_scenario(dataclasses.replace(s, bots=bots)).violations == []
+
+
+def test_a_host_s_vote_before_its_genesis_waits_for_the_roster() -> None:
+    """The stalling host signs junk votes, one of them about itself, that come before its
+    genesis: the vote waits for the roster as another player's would, and is judged alike
+    at every peer and in the audit (judged at once, it was malformed against no roster)."""
+    rules = Rules(6, target=15, moon=Moon.CHOICE, jack_of_diamonds=True, claims=True)
+    hostile = {0: frozenset({Attack.STALL, Attack.NOLEAD, Attack.JUNK})}
+    s = scenario(rules, hostile=hostile, timeout=4.0, hands=3, seed=11446)
+    assert run_scenario(s).violations == []
+
+
+def test_another_game_s_leave_replayed_after_a_leave_replaces_nothing() -> None:
+    """The host leaves, then replays a leave from another game (smaller bytes): the peers
+    keep the leave of this game (they kept the smaller, whatever its game, and logged
+    what no audit of this game reads)."""
+    rules = Rules(5, game=GameKind.GONGZHU, limit=400, passing=False, hearts_by_rank=True,
+                  force_fourth=True, same_colour_discard=True)  # fmt: skip
+    hostile = {0: frozenset({Attack.STALL, Attack.QUIT, Attack.REPLAY})}
+    s = scenario(rules, hostile=hostile, timeout=4.0, hands=3, seed=21362)
+    s = dataclasses.replace(s, bots=("random", "heuristic", "random", "random", "random"))
+    assert run_scenario(s).violations == []
+
+
+def test_a_pair_proved_at_one_peer_is_proved_where_the_table_plays_the_seat() -> None:
+    """p2 withholds and signs junk: one peer holds a part of p2's and junk under its number,
+    and proves the pair; the others play p2's seat by then and had dropped its frames, so the
+    relayed pair proved nothing there, and they took the prover's seat over as stalled."""
+    rules = Rules(4, game=GameKind.GONGZHU, limit=600, passing=False)
+    hostile = {2: frozenset({Attack.WITHHOLD, Attack.JUNK})}
+    s = scenario(rules, hostile=hostile, timeout=30.0, seed=23198)
+    assert run_scenario(s).violations == []
+
+
+def test_a_second_seat_s_part_that_completes_a_step_answers_the_vote_on_it() -> None:
+    """p1, cut off from p0, votes p0 gone in a step whose round is about p3 (who left); p0's
+    part then completes the step at p2, which answers p1's vote with it, so p1 goes on (it
+    waited, and the others took p1's seat over as stalled)."""
+    rules = Rules(4, target=40, moon=Moon.OFF, claims=True)
+    hostile = {3: frozenset({Attack.QUIT, Attack.NOLEAD, Attack.STALL})}
+    faults = (
+        Fault(FaultKind.PARTITION, 0, 53.39021844061086, lasts=15.0, others=(1, 2, 3)),
+        Fault(FaultKind.PARTITION, 1, 32.034900067181695, others=(0,)),
+    )
+    s = scenario(rules, hostile=hostile, faults=faults, timeout=30.0, hands=2, seed=28082)
+    s = dataclasses.replace(s, bots=("heuristic", "random", "heuristic", "random"))
+    assert run_scenario(s).violations == []
+
+
 def test_a_player_that_signs_two_different_leaves_is_logged_with_one_everywhere() -> None:
     """p2 leaves before the seats are drawn, with one leave to some peers and another to the
     rest: each peer relays the one it took and keeps the one of smaller bytes, so all logs end
