@@ -123,6 +123,8 @@ def receive_abort(
         # The audit reads a log whose owner ended the game on its own word: that another
         # seat has gone or stalls. Leaving is only ever a player's word about itself.
         _stop(s, Abort(word, about, sender, (), reason[:MAX_REASON]), (msg,))
+    elif word in (Termination.GONE, Termination.STALLED) and about != sender:
+        s.ended.add(sender)  # its word alone, changing nothing, but it plays no more
     return True
 
 

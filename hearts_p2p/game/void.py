@@ -226,9 +226,12 @@ def pending(s: GameState, r: Round) -> bool:
     clocks may yet turn into accusations. Otherwise no void can come, and a peer whose clock
     runs out again ends the step on its own claim (6.9). A round decided present (its seat's
     part was carried) voids nothing either (``due``)."""
-    if r.state is RoundState.PRESENT or len(voters(s, r)) < MIN_VOTERS:
+    if r.state is RoundState.PRESENT:
         return False
-    if missing(s, r):
+    # A voter that ended the game on its own word will vote no more: nothing waits for it.
+    if len([v for v in voters(s, r) if v not in s.ended]) < MIN_VOTERS:
+        return False
+    if any(v not in s.ended for v in missing(s, r)):
         return True
     out = trouble(r)
     return not any(shown(s, r, t) for t in out) and any(there(s, r, t) for t in out)

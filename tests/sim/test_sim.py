@@ -338,6 +338,21 @@ def test_a_second_seat_s_part_that_completes_a_step_answers_the_vote_on_it() -> 
     assert run_scenario(s).violations == []
 
 
+def test_a_voter_that_ended_on_its_own_word_is_waited_for_no_more() -> None:
+    """A round with a second seat in trouble waits for p4's votes; p4 ends the game on its own
+    claim instead (p0, which withholds, held up the step). p3 waits for no vote of a player
+    that plays no more, and ends on its own claim in time (it waited for ever)."""
+    rules = Rules(5, game=GameKind.GONGZHU, limit=400, passing=False)
+    hostile = {
+        0: frozenset({Attack.WITHHOLD}),
+        1: frozenset({Attack.QUIT, Attack.ABORT, Attack.NOLEAD}),
+        2: frozenset({Attack.ABORT, Attack.STALL}),
+    }
+    s = scenario(rules, hostile=hostile, hands=2, seed=12637)
+    s = dataclasses.replace(s, bots=("random", "heuristic", "random", "random", "random"))
+    assert run_scenario(s).violations == []
+
+
 def test_a_player_that_signs_two_different_leaves_is_logged_with_one_everywhere() -> None:
     """p2 leaves before the seats are drawn, with one leave to some peers and another to the
     rest: each peer relays the one it took and keeps the one of smaller bytes, so all logs end
