@@ -2,7 +2,7 @@
 real ``main``, end with an exit code from the documented set, one line of error at most, and
 within a bound.
 
-In-process, so hundreds of examples take seconds: a command that gets as far as the network
+In-process, so an example takes a fraction of a second: a command that gets as far as the network
 (``trio.run``) or a benchmark stops there, its arguments taken; the rest (parsing, settings,
 validation, audit and replay of files that are no logs, config) runs for real, in folders of
 the test's own. A few real processes check the same of the ``hearts`` program itself.
@@ -147,7 +147,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         patch.undo()
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(argv=command_lines())
 def test_any_command_line_ends_with_a_documented_code_and_no_traceback(
     sandbox: Path, argv: list[str]
