@@ -140,6 +140,13 @@ def after_abort(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
         _upgrade(s, a, s.evidence, msg, key)
     elif a is not None and a.termination is Termination.LEFT:
         _other_leave(s, a, msg, key)
+        if s.abort is a and s.count:
+            # Two messages of a player's under one number, or for one step, at or before the
+            # leave's cut rank before it, as before a verdict of any other kind (6.11): the
+            # peers that took the pair before the leave end on it, so every peer does.
+            leave = decode_frame(s.read(s.count - 1, s.count)[0])
+            if leave.envelope.kind == "abort":
+                _upgrade(s, a, (leave,), msg, key)
 
 
 def _other_leave(s: GameState, a: Abort, msg: SignedMessage, key: bytes | None) -> None:

@@ -353,6 +353,18 @@ def test_a_voter_that_ended_on_its_own_word_is_waited_for_no_more() -> None:
     assert run_scenario(s).violations == []
 
 
+def test_a_leave_after_an_equivocation_ends_every_peer_on_the_pair() -> None:
+    """p0 signs two different coin-flip commitments under one number, then leaves while p3 is
+    cut off: a peer that took the pair first ends on it, and a peer that took the leave first
+    turns to the pair when it comes (it stayed on the leave, and the two disagreed)."""
+    rules = Rules(4, game=GameKind.GONGZHU, limit=400, passing=False)
+    hostile = {0: frozenset({Attack.QUIT, Attack.WITHHOLD, Attack.EQUIVOCATE})}
+    cut = Fault(FaultKind.PARTITION, 3, 10.356981771980246, lasts=15.0, others=(0, 1, 2))
+    s = scenario(rules, hostile=hostile, faults=(cut,), timeout=30.0, seed=21152)
+    s = dataclasses.replace(s, bots=("random", "random", "heuristic", "random"))
+    assert run_scenario(s).violations == []
+
+
 def test_a_player_that_signs_two_different_leaves_is_logged_with_one_everywhere() -> None:
     """p2 leaves before the seats are drawn, with one leave to some peers and another to the
     rest: each peer relays the one it took and keeps the one of smaller bytes, so all logs end
