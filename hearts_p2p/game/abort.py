@@ -28,6 +28,7 @@ __all__ = [
     "ONE_STEP",
     "after_abort",
     "end_held",
+    "follow_word",
     "held",
     "keep_taken",
     "no_genesis",
@@ -124,7 +125,22 @@ def receive_abort(
         # seat has gone or stalls. Leaving is only ever a player's word about itself.
         _stop(s, Abort(word, about, sender, (), reason[:MAX_REASON]), (msg,))
     elif word in (Termination.GONE, Termination.STALLED) and about != sender:
-        s.ended.add(sender)  # its word alone, changing nothing, but it plays no more
+        s.ended.setdefault(sender, msg)  # its word alone, changing nothing; it plays no more
+    return True
+
+
+def follow_word(s: GameState, player: int) -> bool:
+    """A peer whose seat the table plays has no word on anyone's: when its clock runs out on a
+    player that ended the game on its own word, it ends on that word, logged as the audit
+    reads a log that ends with a player's claim (6.9), rather than follow a table that has
+    stopped."""
+    msg = s.ended.get(player)
+    if msg is None or s.status is not Status.RUNNING:
+        return False
+    body = msg.envelope.body
+    word = _BY_WORD[str(body.get("ending"))]
+    reason = str(body.get("reason"))[:MAX_REASON]
+    _stop(s, Abort(word, body.get("culprit"), player, (), reason), (msg,))
     return True
 
 

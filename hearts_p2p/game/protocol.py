@@ -38,6 +38,7 @@ from .abort import (
     ONE_STEP,
     after_abort,
     end_held,
+    follow_word,
     held,
     keep_taken,
     no_genesis,
@@ -562,7 +563,8 @@ class GameProtocol:
             end_held(s)
             return
         if s.silent:
-            return  # a seat the table plays has no word on anyone's
+            follow_word(s, player)  # a seat the table plays has no word on anyone's
+            return
         if give_up(s, player):
             self._send_own()  # its rejoin never came: this peer welcomes nobody
             return

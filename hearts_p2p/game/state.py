@@ -156,9 +156,10 @@ class GameState:
     against: dict[bytes, dict[int, SignedMessage]] = field(default_factory=dict)
     cleared: set[bytes] = field(default_factory=set)
     left: dict[int, bytes] = field(default_factory=dict)  # a player's signed leave, once seen
-    # Players that ended the game on their own word (gone or stalled, about another): they
-    # play, and vote, no more (abort.receive_abort; void.pending waits for no vote of theirs).
-    ended: set[int] = field(default_factory=set)
+    # Players that ended the game on their own word (gone or stalled, about another), with
+    # that signed word: they play, and vote, no more (abort.receive_abort; void.pending waits
+    # for no vote of theirs; a seat the table plays follows such a word, abort.follow_word).
+    ended: dict[int, SignedMessage] = field(default_factory=dict)
     voted: set[bytes] = field(default_factory=set)  # steps (by prev) this peer has voted in
     # The first lead's roll call (rollcall.py): the step it is for, and each player's nolead.
     rolled_prev: bytes = b""

@@ -365,6 +365,19 @@ def test_a_leave_after_an_equivocation_ends_every_peer_on_the_pair() -> None:
     assert run_scenario(s).violations == []
 
 
+def test_a_peer_the_table_plays_ends_on_the_claim_of_the_peers_that_stopped() -> None:
+    """p0 crashes and comes back to a seat the table plays; the others end on their own claims
+    (p3 withholds): p0, which has no word on anyone's, ends on theirs when its clock runs out,
+    rather than wait for ever on a table that has stopped."""
+    rules = Rules(4, target=15, moon=Moon.OFF)
+    crash = Fault(FaultKind.CRASH, 0, 5.236493971361915, lasts=12.0)
+    hostile = {3: frozenset({Attack.NOLEAD, Attack.WITHHOLD})}
+    s = scenario(rules, hostile=hostile, faults=(crash,), timeout=4.0, seed=25647)
+    s = dataclasses.replace(s, bots=("random", "heuristic", "heuristic", "random"))
+    r = run_scenario(s)
+    assert r.violations == [] and r.ending == "aborted"
+
+
 def test_a_player_that_signs_two_different_leaves_is_logged_with_one_everywhere() -> None:
     """p2 leaves before the seats are drawn, with one leave to some peers and another to the
     rest: each peer relays the one it took and keeps the one of smaller bytes, so all logs end
