@@ -257,10 +257,11 @@ def _pairs(
 
 def _rank(
     s: GameState, reason: str, culprit: int | None, evidence: Sequence[SignedMessage]
-) -> tuple[int, int, int, int]:
+) -> tuple[int, int, int, int, tuple[bytes, ...]]:
     """Where a verdict comes among others (6.11): the step its cut goes back to, earliest
     first; then two under one number, two for one step, anything else; then the culprit; then
-    its lowest number among the culprit's messages of the evidence."""
+    its lowest number among the culprit's messages of the evidence; then the evidence's frames,
+    smaller bytes first (three frames under one number make three pairs of one rank)."""
     starts = [s.index.get(m.envelope.prev) for m in evidence]
     at = min((i for i in starts if i is not None), default=_LAST)
     kind = 0 if reason == ONE_NUMBER else 1 if reason == ONE_STEP else 2
@@ -269,10 +270,13 @@ def _rank(
         for m in evidence
         if m.envelope.sender == culprit and m.envelope.kind not in _NOT_SECOND
     ]
-    return at, kind, _LAST if culprit is None else culprit, min(seqs, default=_LAST)
+    frames = tuple(m.raw for m in evidence)
+    return at, kind, _LAST if culprit is None else culprit, min(seqs, default=_LAST), frames
 
 
-def _ranks(s: GameState, a: Abort, evidence: tuple[SignedMessage, ...]) -> tuple[int, ...]:
+def _ranks(
+    s: GameState, a: Abort, evidence: tuple[SignedMessage, ...]
+) -> tuple[int, int, int, int, tuple[bytes, ...]]:
     return _rank(s, a.reason, a.culprit, evidence)
 
 

@@ -378,6 +378,21 @@ def test_a_peer_the_table_plays_ends_on_the_claim_of_the_peers_that_stopped() ->
     assert r.violations == [] and r.ending == "aborted"
 
 
+def test_three_frames_under_one_number_end_every_peer_on_the_same_pair() -> None:
+    """p3 signs junk and two different coin-flip commitments under one number: the three make
+    three pairs of one rank, and peers that proved different ones end on the one of smaller
+    bytes (they kept each its own, and their logs differed)."""
+    rules = Rules(4, target=15, moon=Moon.NEGATIVE)
+    hostile = {
+        1: frozenset({Attack.STALL}),
+        3: frozenset({Attack.JUNK, Attack.EQUIVOCATE, Attack.REPLAY}),
+    }
+    slow = Fault(FaultKind.SLOW, 2, 30.019585306878007)
+    s = scenario(rules, hostile=hostile, faults=(slow,), hands=2, seed=20235)
+    s = dataclasses.replace(s, bots=("random", "heuristic", "heuristic", "random"))
+    assert run_scenario(s).violations == []
+
+
 def test_a_player_that_signs_two_different_leaves_is_logged_with_one_everywhere() -> None:
     """p2 leaves before the seats are drawn, with one leave to some peers and another to the
     rest: each peer relays the one it took and keeps the one of smaller bytes, so all logs end
