@@ -1406,8 +1406,9 @@ class GameProtocol:
         s.outbox.append(msg)
 
     def _answer_others(self, step: Step, r: Round) -> None:
-        """The same for a second seat in trouble whose part completed the step here: a peer
-        that voted on it before the part came took it only as evidence, and waits for it."""
+        """The same for a second seat in trouble whose part this peer took in the step and has
+        not voted on: a peer that voted on it before the part came took the part only as a
+        vote's evidence, and waits for it."""
         s = self._s
         if s.me is None or s.me in s.table:
             return
