@@ -295,6 +295,10 @@ def holding(s: GameState) -> bool:
         return False
     if r.others and len(voters(s, r)) < MIN_VOTERS:
         return False  # no void can come: one voter's word alone voids nothing (``due``)
+    if s.me in trouble(r) and not awaits_holder(s):
+        # A seat in trouble shows it is there by its part, and a void opens it whatever it
+        # sent: it holds nothing back (held, it was named as the staller it was not).
+        return False
     if r.others and not any(shown(s, r, t) for t in trouble(r)):
         return True
     voted = s.me in r.votes or any(s.me in v for v in r.others.values())

@@ -393,6 +393,20 @@ def test_three_frames_under_one_number_end_every_peer_on_the_same_pair() -> None
     assert run_scenario(s).violations == []
 
 
+def test_a_seat_in_trouble_holds_no_part_back() -> None:
+    """A liar votes p0 gone while p0 is to play; a clock that runs early votes p3 gone: with a
+    second seat in trouble p0 held its play back for a void, and the others named it as the
+    staller it was not. A seat in trouble now plays, and shows it is there."""
+    rules = Rules(6, target=40, moon=Moon.CHOICE)
+    hostile = {1: frozenset({Attack.FALSE_VOTE, Attack.ABORT})}
+    early = Fault(FaultKind.EARLY_CLOCK, 5, 36.03467369567071, others=(3,))
+    s = scenario(rules, hostile=hostile, faults=(early,), timeout=4.0, hands=3, seed=20243)
+    s = dataclasses.replace(
+        s, bots=("heuristic", "random", "random", "heuristic", "random", "random")
+    )
+    assert run_scenario(s).violations == []
+
+
 def test_a_player_that_signs_two_different_leaves_is_logged_with_one_everywhere() -> None:
     """p2 leaves before the seats are drawn, with one leave to some peers and another to the
     rest: each peer relays the one it took and keeps the one of smaller bytes, so all logs end
