@@ -166,6 +166,13 @@ def test_a_usage_error_is_what_is_wrong_and_the_one_line_usage(argv: list[str], 
     assert lines[1] == f"usage: {usage}"
 
 
+def _interruptible() -> None:
+    """In the child: Ctrl-C as a terminal gives it. A shell that starts the tests in the
+    background (``cmd &`` without job control) has them ignore SIGINT, and a child inherits
+    that: Python then installs no handler of its own, and the interrupt would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_while_the_program_loads_ends_it_quietly() -> None:
     """The interrupt lands while a module of the program is being imported, held there."""
     code = (
@@ -182,7 +189,7 @@ def test_ctrl_c_while_the_program_loads_ends_it_quietly() -> None:
     )
     with subprocess.Popen(
         [sys.executable, "-c", code, "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, env=hearts_env(),
+        text=True, env=hearts_env(), preexec_fn=_interruptible,
     ) as proc:  # fmt: skip
         try:
             assert proc.stdout is not None and proc.stderr is not None
