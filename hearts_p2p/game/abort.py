@@ -154,37 +154,36 @@ def after_abort(s: GameState, msg: SignedMessage, key: bytes | None) -> None:
         return  # another game's message, replayed: it proves and replaces nothing here
     if a is not None and a.termination is Termination.CHEAT_PROVEN:
         _upgrade(s, a, s.evidence, msg, key)
-    elif a is not None and a.termination is Termination.LEFT:
-        _other_leave(s, a, msg, key)
-        if s.abort is a and s.count:
+    elif a is not None and a.termination is Termination.LEFT and s.count:
+        leave = decode_frame(s.read(s.count - 1, s.count)[0])  # the log ends with the leave
+        if leave.envelope.kind == "abort" and not _other_leave(s, a, leave, msg, key):
             # Two messages of a player's under one number, or for one step, at or before the
             # leave's cut rank before it, as before a verdict of any other kind (6.11): the
             # peers that took the pair before the leave end on it, so every peer does.
-            leave = decode_frame(s.read(s.count - 1, s.count)[0])
-            if leave.envelope.kind == "abort":
-                _upgrade(s, a, (leave,), msg, key)
+            _upgrade(s, a, (leave,), msg, key)
 
 
-def _other_leave(s: GameState, a: Abort, msg: SignedMessage, key: bytes | None) -> None:
+def _other_leave(
+    s: GameState, a: Abort, logged: SignedMessage, msg: SignedMessage, key: bytes | None
+) -> bool:
     """A leaver that signed two different leaves for one step, one shown to some peers and
     one to others: each peer relays the one it took, and all keep the one of smaller bytes,
     whichever came first. (A leave is a player's word about itself, not a numbered message,
-    so two are no cheat.)"""
+    so two are no cheat.) ``logged`` is the leave the log ends with; True if ``msg`` took
+    its place."""
     env, body = msg.envelope, msg.envelope.body
-    if env.kind != "abort" or env.sender != a.culprit or s.count == 0:
-        return
+    if env.kind != "abort" or env.sender != a.culprit:
+        return False
     if body.get("ending") != ENDINGS[Termination.LEFT] or body.get("culprit") != env.sender:
-        return
-    if not isinstance(body.get("reason"), str):
-        return
-    logged = decode_frame(s.read(s.count - 1, s.count)[0])
-    if logged.envelope.kind != "abort" or logged.envelope.prev != env.prev:
-        return
+        return False
+    if not isinstance(body.get("reason"), str) or logged.envelope.prev != env.prev:
+        return False
     if msg.raw >= logged.raw or key is None or not msg.verify(key):
-        return
+        return False
     s.frames.add(msg.raw)
     s.relays.append(msg)
     _end(s, a, (msg,))
+    return True
 
 
 def upgrade_held(s: GameState, msg: SignedMessage, key: bytes | None) -> None:

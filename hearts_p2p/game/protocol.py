@@ -1400,10 +1400,16 @@ class GameProtocol:
         if raw is None or s.me in s.table:
             return
         s.voted.add(prev)
+        self._defend(prev, about, raw)
+
+    def _defend(self, prev: bytes, about: int, raw: bytes) -> SignedMessage:
+        """Send a defence of ``about`` for the step at ``prev``, carrying ``raw``, its part."""
+        s = self._s
         body = {"player": about, "ending": HERE, "evidence": [raw]}
         msg = self._round_message(VOTE, body, prev)
         s.frames.add(msg.raw)
         s.outbox.append(msg)
+        return msg
 
     def _answer_others(self, step: Step, r: Round) -> None:
         """The same for a second seat in trouble whose part this peer took in the step and has
@@ -1416,12 +1422,8 @@ class GameProtocol:
             part = step.got.get(other)
             if other == s.me or part is None or s.me in r.others[other]:
                 continue
-            body = {"player": other, "ending": HERE, "evidence": [part.raw]}
-            msg = self._round_message(VOTE, body, step.prev)
-            r.others[other][s.me] = msg
+            r.others[other][s.me] = self._defend(step.prev, other, part.raw)
             s.voted.add(step.prev)  # one defence of the seat in this step, never a second
-            s.frames.add(msg.raw)
-            s.outbox.append(msg)
 
     def _roll_call_part(self, prev: bytes) -> bytes | None:
         """The part that completed the roll call at ``prev`` (its lead, or its fourth

@@ -138,11 +138,11 @@ def check_vote(s: GameState, msg: SignedMessage) -> dict[str, Any]:
 
 
 def take_vote(s: GameState, msg: SignedMessage, take: Callable[[bytes, int], Evidence]) -> None:
-    """A survivor's vote; ``take`` judges each evidence frame as if it had come alone, and
-    says whether it is the seat's own signed leave."""
+    """A survivor's vote, its body checked already (``check_vote``); ``take`` judges each
+    evidence frame as if it had come alone, and says whether it is the seat's own signed
+    leave."""
     env = msg.envelope
-    body = check_vote(s, msg)
-    about = body["player"]
+    about = env.body["player"]
     voter = env.sender
     if not able(s) or about == voter or about in s.table or voter in s.table:
         return
