@@ -1281,7 +1281,9 @@ class GameProtocol:
         if s is not self._s:
             return  # it followed: its state was rebuilt
         for other in sorted(r.others):
-            if s.me in r.others[other] or s.round is not r or not self._may_vote_other(other):
+            if s.me in r.others[other] or s.round is not r:
+                continue
+            if not self._may_vote_other(other, defend=True):
                 continue
             if owed(s, other) or other in s.left:
                 # It holds what the second seat owes, or its leave: it answers at once.
@@ -1338,7 +1340,7 @@ class GameProtocol:
         self._offer()
         return True
 
-    def _may_vote_other(self, player: int) -> bool:
+    def _may_vote_other(self, player: int, *, defend: bool = False) -> bool:
         """Whether this peer may vote on ``player``, a second seat in trouble in the step of an
         open round: one that owes its vote or share in it, or its part of the step."""
         s = self._s
@@ -1347,7 +1349,7 @@ class GameProtocol:
             return False
         if r.state is RoundState.PRESENT or player == r.about:
             return False
-        if any(shown(s, r, t) for t in trouble(r)):
+        if not defend and any(shown(s, r, t) for t in trouble(r)):
             return False
         if player == s.me or player in s.table or not 0 <= player < s.players:
             return False

@@ -562,6 +562,20 @@ def test_one_liar_s_votes_on_three_seats_hold_back_no_part() -> None:
     assert r.violations == [] and r.ending == "aborted"
 
 
+def test_two_players_cut_off_from_each_other_both_answer_a_third_seat_s_round() -> None:
+    """p2 and p3 cannot reach each other and vote each other gone as p4, silent, holds up the
+    shuffle. p0 and p1 reach both and defend both with the votes each signed, so every peer's
+    round turns to p4, whom all voted gone, and the table plays on (before, they defended p2
+    only; p2's and p3's rounds stayed on each other, and the table ended naming p2, there)."""
+    rules = Rules(5, target=40)
+    cut = Fault(FaultKind.PARTITION, 2, at=0.07, others=(3,))
+    hostile = {4: frozenset({Attack.SILENT})}
+    s = scenario(rules, hostile=hostile, faults=(cut,), timeout=4.0, hands=2, seed=31920)
+    s = dataclasses.replace(s, bots=("random", "random", "heuristic", "random", "heuristic"))
+    r = run_scenario(dataclasses.replace(s, proof_rounds=2))
+    assert r.violations == [] and r.milestones["seat taken over"] >= 1
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
