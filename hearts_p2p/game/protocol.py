@@ -578,6 +578,7 @@ class GameProtocol:
             return
         if end_held(s):
             return
+        player, stalled = self._claimed(player, stalled)
         name = s.genesis.players[player].name if s.genesis else str(player)
         if stalled:
             why = f"{name} held up {s.step} for more than {seconds:.0f} s"
@@ -585,6 +586,24 @@ class GameProtocol:
         else:
             why = f"{name} was gone for more than {seconds:.0f} s"
             sign_abort(s, Termination.GONE, why, player)
+
+    def _claimed(self, player: int, stalled: bool) -> tuple[int, bool]:
+        """The seat this peer's own claim names, its clock having run out on ``player``: the
+        seat ``player`` named, if ``player`` ended the game on its own claim and this peer's
+        accusation of that seat stands in the step (its own clock ran out on it too), so the
+        peers that end on their own word name one seat where they can; else ``player``. One
+        peer's claim alone never has another name a seat its own clock did not give up on."""
+        s = self._s
+        msg, r = s.ended.get(player), s.round
+        if msg is None or r is None or r.prev != s.step.prev or s.me is None:
+            return player, stalled
+        about = msg.envelope.body.get("culprit")
+        if not isinstance(about, int) or isinstance(about, bool) or about in (s.me, player):
+            return player, stalled
+        mine = votes_about(r, about).get(s.me)
+        if mine is None or defence(mine):
+            return player, stalled
+        return about, mine.envelope.body.get("ending") == "stalled"
 
     def _held_before_end(self) -> bool:
         """Whether the held verdict's evidence names a step before `end`: a peer that took it

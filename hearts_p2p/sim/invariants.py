@@ -138,22 +138,35 @@ def _agreement(honest: list[SimPeer]) -> list[Violation]:
     running = [p for p in honest if not p.finished or _before_seats(p)]
     for a, b in itertools.pairwise(ended):
         pa, pb = a.protocol, b.protocol
-        if (pa.termination, _culprit(a)) != (pb.termination, _culprit(b)):
+        if (_kind(pa.termination), _culprit(a)) != (_kind(pb.termination), _culprit(b)):
             out.append(Violation(
                 Broken.DISAGREE,
                 f"p{a.index} ended {_ending(a)}, p{b.index} {_ending(b)}",
             ))  # fmt: skip
+        elif _own(a) and _own(b):
+            out += _parted(a, b)  # each completed the steps it could before its clock ran out
         elif _agreed(a) != _agreed(b):
             out.append(Violation(Broken.DISAGREE, f"p{a.index}'s and p{b.index}'s logs differ"))
     for a, b in itertools.pairwise(running):
-        la, lb = _agreed(a), _agreed(b)
-        k = min(len(la), len(lb))
-        if la[:k] != lb[:k]:
-            first = next(i for i in range(k) if la[i] != lb[i])
-            out.append(Violation(
-                Broken.DISAGREE, f"p{a.index}'s and p{b.index}'s logs part at entry {first}"
-            ))  # fmt: skip
+        out += _parted(a, b)
     return out
+
+
+def _parted(a: SimPeer, b: SimPeer) -> list[Violation]:
+    """Two logs neither of which is final for both (a peer still running, or two that each
+    ended on their own claim, SPEC 6.11): one must be a prefix of the other."""
+    la, lb = _agreed(a), _agreed(b)
+    k = min(len(la), len(lb))
+    if la[:k] == lb[:k]:
+        return []
+    first = next(i for i in range(k) if la[i] != lb[i])
+    return [Violation(Broken.DISAGREE, f"p{a.index}'s and p{b.index}'s logs part at entry {first}")]
+
+
+def _own(p: SimPeer) -> bool:
+    """Whether ``p`` ended the game on its own claim (a seat gone or stalled)."""
+    a = p.protocol.abort
+    return a is not None and a.reporter == p.index and a.termination in _WORD
 
 
 def _before_seats(p: SimPeer) -> bool:
@@ -172,12 +185,18 @@ def _before_seats(p: SimPeer) -> bool:
 def _agreed(p: SimPeer) -> list[bytes]:
     """The log every honest peer must hold alike: a game ended on each peer's own word (a
     seat gone or stalled where no takeover can be) ends with each one's own signed abort."""
-    a = p.protocol.abort
-    own = a is not None and a.reporter == p.index and a.termination in _WORD
-    return p.log[:-1] if own else p.log
+    return p.log[:-1] if _own(p) else p.log
 
 
 _WORD = (Termination.GONE, Termination.STALLED)
+
+
+def _kind(t: Termination | None) -> Termination | None:
+    """An ending as peers must agree on it: a claim is each peer's own word (SPEC 6.11), so
+    one peer's "gone" and another's "stalled" about one seat agree (a peer cut off from the
+    seat sees it gone where one linked to it sees it hold the step); the seat named must be
+    the same."""
+    return Termination.GONE if t is Termination.STALLED else t
 
 
 def _culprit(p: SimPeer) -> int | None:

@@ -576,6 +576,45 @@ def test_two_players_cut_off_from_each_other_both_answer_a_third_seat_s_round() 
     assert r.violations == [] and r.milestones["seat taken over"] >= 1
 
 
+def test_claims_agree_on_the_seat_they_name_whatever_word_each_peer_saw() -> None:
+    """p1 stalls and p3 is cut off from it: p2, linked to p1, ends on its claim that p1 stalled,
+    p3 on its claim that p1 is gone. Claims are each peer's own (SPEC 6.11): they agree, as
+    they name one seat; naming different seats is a disagreement."""
+    rules = Rules(4, target=15, moon=Moon.CHOICE)
+    cut = Fault(FaultKind.PARTITION, 3, at=8.37, others=(1,))
+    hostile = {1: frozenset({Attack.REPLAY, Attack.NOLEAD, Attack.STALL})}
+    s = scenario(rules, hostile=hostile, faults=(cut,), timeout=4.0, hands=2, seed=22243)
+    with group.using(FastGroup()):
+        w = World(dataclasses.replace(s, proof_rounds=2))
+        w.run()
+        ends = {p.index: p.protocol.abort for p in w.peers if not p.hostile}
+        assert {a.culprit for a in ends.values() if a is not None} == {1}
+        assert ends[2] is not None and ends[2].termination is Termination.STALLED
+        assert ends[3] is not None and ends[3].termination is Termination.GONE
+        assert broken(w) == set()
+        w.peers[3].protocol._s.abort = dataclasses.replace(ends[3], culprit=0)
+        assert Broken.DISAGREE in broken(w)
+
+
+def test_a_peer_whose_clock_runs_out_on_a_claimer_names_the_seat_both_gave_up_on() -> None:
+    """p1 stalls and sends its part to p2 alone; p2, back from a crash, defends p1 with it,
+    then ends on its claim that p1 stalled, and so holds the step. p0 and p3, whose clocks ran
+    out on p1 too, name p1 when their clocks run out on p2 (before, they named p2, which had
+    stopped on its claim: an honest player named, and the claims disagreed)."""
+    rules = Rules(5, game=GameKind.GONGZHU, limit=600, passing=False, force_fourth=True)
+    crash = Fault(FaultKind.CRASH, 2, at=88.507, lasts=6.0)
+    twice = Fault(FaultKind.DUPLICATES, 4, at=100.557)
+    hostile = {1: frozenset({Attack.STALL, Attack.REPLAY})}
+    s = scenario(rules, hostile=hostile, faults=(crash, twice), timeout=30.0, hands=3, seed=19818)
+    s = dataclasses.replace(s, bots=("random", *("heuristic",) * 4), proof_rounds=2)
+    with group.using(FastGroup()):
+        w = World(s)
+        w.run()
+        assert broken(w) == set()
+        ends = [p.protocol.abort for p in w.peers if not p.hostile]
+        assert all(a is not None and a.culprit == 1 for a in ends), ends
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
