@@ -570,6 +570,11 @@ class GameProtocol:
             return
         if player in s.table or self._accused(player):
             return  # taken over already, or this peer's accusation of it stands, to be decided
+        claimed, said_stalled = self._claimed(player, stalled)
+        if claimed != player:
+            self._claim(claimed, said_stalled, seconds)  # it stopped on a claim this peer shares
+            return
+        s.gave_up[player] = (s.hand_now, "stalled" if stalled else "gone")
         if self._may_vote(player):
             self._vote(player, "stalled" if stalled else "gone")
             return
@@ -578,7 +583,11 @@ class GameProtocol:
             return
         if end_held(s):
             return
-        player, stalled = self._claimed(player, stalled)
+        self._claim(player, stalled, seconds)
+
+    def _claim(self, player: int, stalled: bool, seconds: float) -> None:
+        """End the game on this peer's own word about ``player`` (6.9)."""
+        s = self._s
         name = s.genesis.players[player].name if s.genesis else str(player)
         if stalled:
             why = f"{name} held up {s.step} for more than {seconds:.0f} s"
@@ -588,22 +597,21 @@ class GameProtocol:
             sign_abort(s, Termination.GONE, why, player)
 
     def _claimed(self, player: int, stalled: bool) -> tuple[int, bool]:
-        """The seat this peer's own claim names, its clock having run out on ``player``: the
-        seat ``player`` named, if ``player`` ended the game on its own claim and this peer's
-        accusation of that seat stands in the step (its own clock ran out on it too), so the
-        peers that end on their own word name one seat where they can; else ``player``. One
-        peer's claim alone never has another name a seat its own clock did not give up on."""
+        """The seat this peer's own claim would name, its clock having run out on ``player``:
+        if ``player`` ended the game on its own claim about a seat this peer's own clock gave
+        up on in this hand, that seat (with this peer's own ending for it), so the peers that
+        end on their own word name one seat where they can, and none votes out a player that
+        stopped on a claim it shares; else ``player``. One peer's claim alone never has
+        another name a seat its own clock did not give up on."""
         s = self._s
-        msg, r = s.ended.get(player), s.round
-        if msg is None or r is None or r.prev != s.step.prev or s.me is None:
-            return player, stalled
-        about = msg.envelope.body.get("culprit")
+        msg = s.ended.get(player)
+        about = msg.envelope.body.get("culprit") if msg is not None else None
         if not isinstance(about, int) or isinstance(about, bool) or about in (s.me, player):
             return player, stalled
-        mine = votes_about(r, about).get(s.me)
-        if mine is None or defence(mine):
+        hand, ending = s.gave_up.get(about, (-1, ""))
+        if hand != s.hand_now:
             return player, stalled
-        return about, mine.envelope.body.get("ending") == "stalled"
+        return about, ending == "stalled"
 
     def _held_before_end(self) -> bool:
         """Whether the held verdict's evidence names a step before `end`: a peer that took it
@@ -830,6 +838,7 @@ class GameProtocol:
             return
         if muted_part(s, msg) and not self._evidence:
             self._dropped += 1  # after voting, the seat's part counts only as a vote's evidence
+            self._keep_muted(msg)
             return
         if (env.sender, env.seq) in self._seen or s.logged(env.sender, env.seq) is not None:
             s.frames.add(msg.raw)
@@ -1003,6 +1012,7 @@ class GameProtocol:
             return
         if muted_part(s, msg) and not self._evidence:
             self._dropped += 1  # the round's seat's word, after voting: only as evidence
+            self._keep_muted(msg)
             return
         if not take_nolead(s, msg):
             self._dropped += 1
@@ -1309,6 +1319,17 @@ class GameProtocol:
                 self._vote_other(other, "left" if other in s.left else HERE)
         if not self._everyone_said():  # the round about this seat is over: its own word counts
             self._send_own()  # a part held back while a void could come (void.holding)
+        if s is self._s and s.round is r and r.state is RoundState.PRESENT and r.muted:
+            muted, r.muted = r.muted, []
+            for part in muted:  # decided there: the parts it took only as evidence count now
+                self.receive(part)
+
+    def _keep_muted(self, msg: SignedMessage) -> None:
+        """Keep a part taken only as a vote's evidence, to take again should the round be
+        decided present: its relayed copies may all have come before that."""
+        r = self._s.round
+        if r is not None and len(r.muted) < self._s.players:
+            r.muted.append(msg)
 
     def _voted_out(self, prev: bytes, vote: SignedMessage) -> bool:
         """Whether ``vote``, about this seat in the step at ``prev`` that it completed with its

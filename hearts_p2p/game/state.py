@@ -160,6 +160,9 @@ class GameState:
     # that signed word: they play, and vote, no more (abort.receive_abort; void.pending waits
     # for no vote of theirs; a seat the table plays follows such a word, abort.follow_word).
     ended: dict[int, SignedMessage] = field(default_factory=dict)
+    # The seats this peer's own clock gave up on, by seat: the hand and the ending of its
+    # latest accusation (a peer ending on its own word may name one of them, protocol._claimed).
+    gave_up: dict[int, tuple[int, str]] = field(default_factory=dict)
     voted: set[bytes] = field(default_factory=set)  # steps (by prev) this peer has voted in
     # The first lead's roll call (rollcall.py): the step it is for, and each player's nolead.
     rolled_prev: bytes = b""

@@ -65,3 +65,6 @@ class Round:
     shown: dict[int, set[int]] = field(default_factory=dict)
     defences: dict[int, set[int]] = field(default_factory=dict)
     early: list[SignedMessage] = field(default_factory=list)  # shares before this peer decided
+    # Parts of the step this peer took only as a vote's evidence (takeover.muted_part): taken
+    # again should the round be decided present, when they are the step's like any other.
+    muted: list[SignedMessage] = field(default_factory=list)

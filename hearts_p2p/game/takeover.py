@@ -198,7 +198,7 @@ def muted_part(s: GameState, msg: SignedMessage) -> bool:
     if r is None or r.prev != env.prev or s.me not in r.votes:
         return False
     if r.about == env.sender:
-        return True
+        return r.state is not RoundState.PRESENT  # decided there: its part is the step's
     rolls = r.prev == s.step.prev and awaits_holder(s) and r.state is not RoundState.PRESENT
     return rolls and env.step == s.step.name
 
