@@ -319,7 +319,8 @@ class GameProtocol:
             return [returner]  # its rejoin, before this peer's welcome
         r = s.round
         if r is not None and r.prev == s.step.prev:
-            if r.others and all(s.me in r.others[t] for t in r.others) and missing(s, r):
+            second = r.others and r.state is not RoundState.PRESENT  # decided: no void comes
+            if second and all(s.me in r.others[t] for t in r.others) and missing(s, r):
                 # A second seat's round (void.py): the voters still to vote, or, where this
                 # peer is one, the seats it has not voted on (its own clock runs on them).
                 mine = [t for t in trouble(r) if s.me not in votes_about(r, t)]
@@ -828,6 +829,7 @@ class GameProtocol:
             # After voting on a second seat, its parts count only as evidence; its votes count
             # as at every other peer (a round about this peer itself waits on them).
             self._dropped += 1
+            self._keep_muted(msg)
             return
         if env.kind in TAKEOVER_KINDS:
             s.frames.add(msg.raw)

@@ -279,8 +279,8 @@ def muted(s: GameState, msg: SignedMessage) -> bool:
     """Whether this peer, having voted on a second seat, takes that seat's frames of the step
     only as a vote's evidence: so no peer counts one the others decided without."""
     r, env = s.round, msg.envelope
-    if r is None or r.prev != env.prev or s.me is None:
-        return False
+    if r is None or r.prev != env.prev or s.me is None or r.state is RoundState.PRESENT:
+        return False  # decided there: the seats' parts are the step's (takeover.muted_part)
     return s.me in r.others.get(env.sender, {})
 
 

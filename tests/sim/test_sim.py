@@ -624,6 +624,28 @@ def test_a_player_held_back_by_a_liar_s_votes_plays_once_defended() -> None:
     assert r.violations == [] and r.ending == "running" and r.hands == 1
 
 
+def test_a_round_decided_present_waits_on_the_staller_not_on_a_second_seat_s_votes() -> None:
+    """p3 stalls its pass and falsely accuses slow p2; p0, cut off from p3, defends it with its
+    vote, and the round is decided present. p1 had defended p2: it takes p2's pass, which it
+    had taken only as evidence, waits on p3 alone, not on p0's vote on p2 that no void needs
+    any more, and every peer names p3 (before, p1 named p0)."""
+    rules = Rules(4, target=26, moon=Moon.NEGATIVE, queen_breaks_hearts=True, claims=True)
+    slow = Fault(FaultKind.SLOW, 2, at=107.02)
+    cut = Fault(FaultKind.PARTITION, 0, at=92.65, others=(3,))
+    hostile = {3: frozenset({Attack.STALL, Attack.WITHHOLD})}
+    s = scenario(rules, hostile=hostile, faults=(slow, cut), timeout=30.0, hands=3, seed=10235)
+    s = dataclasses.replace(s, bots=("random", *("heuristic",) * 3), proof_rounds=2)
+    with group.using(FastGroup()):
+        w = World(s)
+        w.start()
+        w.run_until(lambda: w.clock.now >= 175.0)
+        assert 2 in w.peers[1].protocol._s.step.got  # the slow seat's pass counts there
+        w.finish()
+        assert broken(w) == set()
+        ends = [p.protocol.abort for p in w.peers if not p.hostile]
+        assert all(a is not None and a.culprit == 3 for a in ends), ends
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
