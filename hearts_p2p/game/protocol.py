@@ -112,6 +112,7 @@ from .void import (
     owed,
     pending,
     promote,
+    seconds,
     shown,
     trouble,
     votes_about,
@@ -319,11 +320,11 @@ class GameProtocol:
             return [returner]  # its rejoin, before this peer's welcome
         r = s.round
         if r is not None and r.prev == s.step.prev:
-            second = r.others and r.state is not RoundState.PRESENT  # decided: no void comes
+            second = seconds(s, r) and r.state is not RoundState.PRESENT  # no void after
             if second and all(s.me in r.others[t] for t in r.others) and missing(s, r):
                 # A second seat's round (void.py): the voters still to vote, or, where this
                 # peer is one, the seats it has not voted on (its own clock runs on them).
-                mine = [t for t in trouble(r) if s.me not in votes_about(r, t)]
+                mine = [t for t in trouble(s, r) if s.me not in votes_about(r, t)]
                 return mine or missing(s, r)
             if r.state is RoundState.VOTING and s.me in r.votes:
                 return [p for p in survivors(s, r.about) if p not in r.votes]
@@ -1391,7 +1392,7 @@ class GameProtocol:
             return False
         if r.state is RoundState.PRESENT or player == r.about:
             return False
-        if not defend and any(shown(s, r, t) for t in trouble(r)):
+        if not defend and any(shown(s, r, t) for t in trouble(s, r)):
             return False
         if player == s.me or player in s.table or not 0 <= player < s.players:
             return False

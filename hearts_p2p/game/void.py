@@ -46,6 +46,7 @@ __all__ = [
     "pending",
     "promote",
     "replaces",
+    "seconds",
     "shown",
     "silenced",
     "stand",
@@ -69,14 +70,29 @@ def open_secret(game_id: bytes, player: int) -> bytes:
     return hashlib.sha256(OPEN_TAG + bytes((len(game_id),)) + game_id + bytes((player,))).digest()
 
 
-def trouble(r: Round) -> list[int]:
-    """The seats the step's round is about: the first, and any voted on since."""
-    return sorted({r.about, *r.others})
+def trouble(s: GameState, r: Round) -> list[int]:
+    """The seats the step's round is about: the first, and any voted on since, but for one
+    that only seats every voter has accused accuse: their word counts for nothing
+    (``silenced``), and a peer that voids the hand before such a vote comes must reach the
+    same seats as one that has it."""
+    named = {r.about, *r.others}
+    quiet = _silenced(s, r, named)
+    out = {r.about}
+    for t in named - {r.about}:
+        accusers = {v for v, m in r.others[t].items() if not defence(m)}
+        if not accusers or not accusers <= quiet:
+            out.add(t)
+    return sorted(out)
+
+
+def seconds(s: GameState, r: Round) -> list[int]:
+    """The seats in trouble other than the round's own."""
+    return [t for t in trouble(s, r) if t != r.about]
 
 
 def voters(s: GameState, r: Round) -> list[int]:
     """The players who must vote on every seat in trouble: those present and not in trouble."""
-    out = trouble(r)
+    out = trouble(s, r)
     return [p for p in s.present() if p not in out]
 
 
@@ -86,7 +102,7 @@ def votes_about(r: Round, player: int) -> dict[int, SignedMessage]:
 
 def missing(s: GameState, r: Round) -> list[int]:
     """The voters whose vote on some seat in trouble has not come."""
-    out = trouble(r)
+    out = trouble(s, r)
     return [v for v in voters(s, r) if any(v not in votes_about(r, t) for t in out)]
 
 
@@ -195,11 +211,16 @@ def silenced(s: GameState, r: Round) -> set[int]:
     void a hand: what such a seat says of another counts for nothing. The voters decide on
     their own votes, which every peer holds alike before it decides; a late defence by a
     seat they all gave up on may reach one peer before it decides and another after."""
-    vs = voters(s, r)
+    return _silenced(s, r, set(trouble(s, r)))
+
+
+def _silenced(s: GameState, r: Round, seats: set[int]) -> set[int]:
+    """``silenced``, with ``seats`` in trouble."""
+    vs = [p for p in s.present() if p not in seats]
     if len(vs) < MIN_VOTERS:
         return set()
     out = set()
-    for t in trouble(r):
+    for t in seats:
         votes = votes_about(r, t)
         if all(v in votes and not defence(votes[v]) for v in vs):
             out.add(t)
@@ -233,7 +254,7 @@ def pending(s: GameState, r: Round) -> bool:
         return False
     if any(v not in s.ended for v in missing(s, r)):
         return True
-    out = trouble(r)
+    out = trouble(s, r)
     return not any(shown(s, r, t) for t in out) and any(there(s, r, t) for t in out)
 
 
@@ -260,7 +281,7 @@ def promote(s: GameState) -> Round | None:
         return None
     if not there(s, r, r.about):
         return None
-    rest = [t for t in r.others if not there(s, r, t)]
+    rest = [t for t in seconds(s, r) if not there(s, r, t)]
     if len(rest) != 1:
         return None
     (about,) = rest
@@ -269,7 +290,7 @@ def promote(s: GameState) -> Round | None:
     turned = Round(
         about, r.prev, votes=r.others[about], left=about in s.left, others=others,
         shown={t: set(v) for t, v in r.shown.items()},
-        defences={t: set(v) for t, v in r.defences.items()}, early=r.early,
+        defences={t: set(v) for t, v in r.defences.items()}, early=r.early, muted=r.muted,
     )  # fmt: skip
     s.round = turned
     return turned
@@ -293,13 +314,13 @@ def holding(s: GameState) -> bool:
     r = s.round
     if r is None or r.prev != s.step.prev or s.me is None or r.state is RoundState.PRESENT:
         return False
-    if r.others and len(voters(s, r)) < MIN_VOTERS:
+    if seconds(s, r) and len(voters(s, r)) < MIN_VOTERS:
         return False  # no void can come: one voter's word alone voids nothing (``due``)
-    if s.me in trouble(r) and not awaits_holder(s):
+    if s.me in trouble(s, r) and not awaits_holder(s):
         # A seat in trouble shows it is there by its part, and a void opens it whatever it
         # sent: it holds nothing back (held, it was named as the staller it was not).
         return False
-    if r.others and not any(shown(s, r, t) for t in trouble(r)):
+    if seconds(s, r) and not any(shown(s, r, t) for t in trouble(s, r)):
         return True
     voted = s.me in r.votes or any(s.me in v for v in r.others.values())
     if voted and awaits_holder(s):
@@ -314,12 +335,12 @@ def due(s: GameState) -> tuple[int, ...] | None:
     r = s.round
     if r is None or r.prev != s.step.prev or s.status is not Status.RUNNING:
         return None
-    if not r.others:
+    if not seconds(s, r):
         if r.state is RoundState.RECOVERING and lost(s, r.about):
             return (r.about,)
         return None
-    if r.state is RoundState.PRESENT or missing(s, r) or any(there(s, r, t) for t in trouble(r)):
+    if r.state is RoundState.PRESENT or missing(s, r) or any(there(s, r, t) for t in trouble(s, r)):
         return None  # a seat answered (through a vote): the others' own claims end it (6.9)
     if len(voters(s, r)) < MIN_VOTERS:
         return None  # one peer's word alone could name every other seat gone
-    return tuple(trouble(r))
+    return tuple(trouble(s, r))

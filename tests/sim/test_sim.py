@@ -646,6 +646,21 @@ def test_a_round_decided_present_waits_on_the_staller_not_on_a_second_seat_s_vot
         assert all(a is not None and a.culprit == 3 for a in ends), ends
 
 
+def test_a_vote_only_silenced_seats_signed_puts_no_seat_in_trouble() -> None:
+    """p2 stops while seating (an early clock) and p4 stalls and withholds: every voter votes
+    both out, and p4 shows its vote on p0 to some peers only, after the others have voided
+    the hand. A seat every voter gave up on says nothing of another, so the peers that have
+    that vote void the hand with the same two seats as the one that has not, and the game
+    goes on (before, they waited on a vote on p0 that never came, and named each other)."""
+    rules = Rules(5, target=15, moon=Moon.CHOICE)
+    early = Fault(FaultKind.EARLY_CLOCK, 2, at=47.13, others=(1,))
+    hostile = {4: frozenset({Attack.WITHHOLD, Attack.STALL, Attack.CLAIM})}
+    s = scenario(rules, hostile=hostile, faults=(early,), timeout=30.0, hands=2, seed=11072)
+    s = dataclasses.replace(s, bots=("random", "random", "random", "heuristic", "random"))
+    r = run_scenario(dataclasses.replace(s, proof_rounds=2))
+    assert r.violations == [] and r.milestones["hand voided"] >= 1
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
