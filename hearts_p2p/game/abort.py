@@ -261,7 +261,7 @@ def _rank(
     first; then two under one number, two for one step, anything else; then the culprit; then
     its lowest number among the culprit's messages of the evidence; then the evidence's frames,
     smaller bytes first (three frames under one number make three pairs of one rank)."""
-    starts = [s.index.get(m.envelope.prev) for m in evidence]
+    starts = [start(s, m.envelope.prev, reason) for m in evidence]
     at = min((i for i in starts if i is not None), default=_LAST)
     kind = 0 if reason == ONE_NUMBER else 1 if reason == ONE_STEP else 2
     seqs = [
@@ -341,9 +341,21 @@ def _before(
     return cheats and _ranks(s, *a) < _ranks(s, *b)
 
 
+def start(s: GameState, prev: bytes, reason: str) -> int | None:
+    """Where the cut of a verdict whose evidence names the step at ``prev`` goes (6.11): where
+    the step began, after any takeover or void round logged in it, whose seat the evidence
+    may be judged by; but a pair (two messages under one number, or for one step) is judged
+    by nothing logged, and cuts before such a round, which some peers decide before they prove
+    the pair and others after."""
+    if reason in (ONE_NUMBER, ONE_STEP) and prev in s.round_starts:
+        return s.round_starts[prev]
+    return s.index.get(prev)
+
+
 def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     s.pending = None
-    known = [s.index[m.envelope.prev] for m in tail if m.envelope.prev in s.index]
+    found = [start(s, m.envelope.prev, abort.reason) for m in tail]
+    known = [i for i in found if i is not None]
     # Never before the genesis, unless the evidence is the host's two geneses (a genesis
     # another player signs is junk of its own, judged against the roster): evidence naming
     # its step (a message for a step its sender had no part in) follows it, and the log, as

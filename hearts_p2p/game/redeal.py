@@ -45,6 +45,7 @@ def open_seats(s: GameState, seats: tuple[int, ...]) -> None:
     endings = {p: _ending(s, p) for p in seats}
     for m in votes:
         s.log(m)
+    s.round_starts.setdefault(s.step.prev, s.index[s.step.prev])
     s.index[s.step.prev] = s.count  # a later verdict in this step cuts after the round
     s.round = None
     step, number = s.step, s.hand_now  # the hand in play, also in a step of the next deck

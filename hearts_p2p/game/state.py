@@ -126,6 +126,9 @@ class GameState:
     relays: list[SignedMessage] = field(default_factory=list)  # others' messages to pass on
     frames: set[bytes] = field(default_factory=set)  # every verified frame: copies drop at once
     index: StepIndex = field(default_factory=StepIndex)  # where each step began
+    # Where a step began before the takeover or void round logged in it, which moved its start
+    # in ``index`` past the round: a pair's cut goes here (abort.start).
+    round_starts: dict[bytes, int] = field(default_factory=dict)
     steps: dict[bytes, StepRecord] = field(default_factory=dict)  # completed, by their prev
     heads: list[bytes] = field(default_factory=lambda: [GENESIS_HEAD])  # after base + i entries
     kept: int = 0  # entries handed to the shell that are still the log's (a verdict cuts)

@@ -273,6 +273,7 @@ def _recover(s: GameState, r: Round) -> TableSeat:
         raise CheatError(about, why[:MAX_REASON], evidence) from None
     for m in evidence:
         s.log(m)
+    s.round_starts.setdefault(s.step.prev, s.index[s.step.prev])
     s.index[s.step.prev] = s.count  # a later verdict in this step cuts after the round
     s.table[about] = seat
     s.round = None

@@ -661,6 +661,25 @@ def test_a_vote_only_silenced_seats_signed_puts_no_seat_in_trouble() -> None:
     assert r.violations == [] and r.milestones["hand voided"] >= 1
 
 
+def test_a_verdict_in_a_step_with_a_takeover_round_cuts_the_round_away_everywhere() -> None:
+    """p2 goes silent and the table takes it over in the `dealt` step, as p3, a colluder,
+    signs junk under the number of its part of that step. Some peers complete the round
+    before they prove the pair, others after: the cut is where the step began, before the
+    round, at each of them (before, the peers that had completed it kept the round, and the
+    honest logs differed)."""
+    rules = Rules(5, game=GameKind.GONGZHU, limit=200, passing=False)
+    slow = Fault(FaultKind.SLOW, 4, at=94.67)
+    hostile = {
+        1: frozenset({Attack.ABORT}),
+        2: frozenset({Attack.SILENT, Attack.JUNK, Attack.ABORT}),
+        3: frozenset({Attack.JUNK, Attack.WITHHOLD, Attack.REPLAY}),
+    }
+    s = scenario(rules, hostile=hostile, faults=(slow,), timeout=30.0, seed=20841)
+    s = dataclasses.replace(s, bots=("random", "random", "heuristic", "random", "random"))
+    r = run_scenario(dataclasses.replace(s, proof_rounds=2))
+    assert r.violations == [] and r.ending == "aborted"
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
