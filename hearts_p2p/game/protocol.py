@@ -114,6 +114,7 @@ from .void import (
     promote,
     seconds,
     shown,
+    there,
     trouble,
     votes_about,
 )
@@ -585,7 +586,7 @@ class GameProtocol:
             return
         if end_held(s):
             return
-        self._claim(player, stalled, seconds)
+        self._claim(*self._claim_seat(player, stalled), seconds)
 
     def _claim(self, player: int, stalled: bool, seconds: float) -> None:
         """End the game on this peer's own word about ``player`` (6.9)."""
@@ -614,6 +615,26 @@ class GameProtocol:
         if hand != s.hand_now:
             return player, stalled
         return about, ending == "stalled"
+
+    def _claim_seat(self, player: int, stalled: bool) -> tuple[int, bool]:
+        """The seat this peer's claim names when it ends on its own word, its clock having run
+        out on ``player``: the lowest-numbered seat of the step's round that its own accusation
+        stands against with no defence showing it there, else ``player``. The round's seats
+        are every peer's alike, where the seat a clock runs out on last is each one's own: so
+        peers whose clocks ran out on the same seats in another order name the same one."""
+        s = self._s
+        r = s.round
+        if r is None or r.prev != s.step.prev or s.me is None:
+            return player, stalled
+        standing = {}
+        for seat in {r.about, *r.others}:
+            mine = votes_about(r, seat).get(s.me)
+            if mine is not None and not defence(mine) and not there(s, r, seat):
+                standing[seat] = mine.envelope.body.get("ending") == "stalled"
+        if not standing:
+            return player, stalled
+        seat = min(standing)
+        return seat, standing[seat]
 
     def _held_before_end(self) -> bool:
         """Whether the held verdict's evidence names a step before `end`: a peer that took it

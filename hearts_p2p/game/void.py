@@ -80,9 +80,28 @@ def trouble(s: GameState, r: Round) -> list[int]:
     out = {r.about}
     for t in named - {r.about}:
         accusers = {v for v, m in r.others[t].items() if not defence(m)}
-        if not accusers or not accusers <= quiet:
-            out.add(t)
+        if accusers and accusers <= quiet:
+            continue
+        if _voter(r, t, named, quiet):
+            continue
+        out.add(t)
     return sorted(out)
+
+
+def _voter(r: Round, t: int, named: set[int], quiet: set[int]) -> bool:
+    """Whether ``t``, a second seat accused, is a voter after all: a defence from a seat not
+    ``quiet`` stands for it (it is there) and it has itself accused every other seat named.
+    One liar's word on a present player then holds no void of the seats that are gone
+    (before, the void waited for that player's defenders to accuse it, which they never
+    would)."""
+    said = r.shown.get(t, set()) | r.defences.get(t, set())
+    if not said - quiet:
+        return False
+    for other in named - {t}:
+        mine = votes_about(r, other).get(t)
+        if mine is None or defence(mine):
+            return False
+    return True
 
 
 def seconds(s: GameState, r: Round) -> list[int]:

@@ -680,6 +680,44 @@ def test_a_verdict_in_a_step_with_a_takeover_round_cuts_the_round_away_everywher
     assert r.violations == [] and r.ending == "aborted"
 
 
+def test_one_liar_s_word_on_a_present_player_holds_no_void_of_two_seats_gone() -> None:
+    """p3 withholds and p2 is silent: both are gone in one step. p1, colluding, votes p0 gone
+    too; p4 defends p0 with its part, and p0 has voted both others out. p0 is a voter after
+    all, so the two seats gone are voided and the game goes on (before, the void waited for
+    p0's defenders to accuse it, which they never would, and the table held)."""
+    rules = Rules(5, game=GameKind.GONGZHU, limit=600, passing=False)
+    twice = Fault(FaultKind.DUPLICATES, 0, at=24.29)
+    hostile = {
+        1: frozenset({Attack.CLAIM, Attack.REPLAY, Attack.FALSE_VOTE}),
+        2: frozenset({Attack.SILENT}),
+        3: frozenset({Attack.WITHHOLD}),
+    }
+    s = scenario(rules, hostile=hostile, faults=(twice,), timeout=10.0, seed=10038)
+    r = run_scenario(dataclasses.replace(s, proof_rounds=2))
+    assert r.violations == [] and r.milestones["hand voided"] >= 1
+
+
+def test_peers_ending_on_their_own_word_name_the_round_s_seat_not_the_last_clock_s() -> None:
+    """Three colluders: p4 goes silent, p2 and p3 vote p0 out, then stop. p0 and p1 vote p4
+    gone; their clocks then run out on p2 and on p3, each on another first. Each ends naming
+    the lowest seat its standing accusation in the round is against, p4, so they agree
+    (before, p0 named p2 and p1 named p3)."""
+    rules = Rules(5, game=GameKind.GONGZHU, limit=400, passing=False, same_colour_discard=True)
+    hostile = {
+        2: frozenset({Attack.FALSE_VOTE}),
+        3: frozenset({Attack.FALSE_VOTE}),
+        4: frozenset({Attack.FALSE_VOTE, Attack.SILENT, Attack.ABORT}),
+    }
+    s = scenario(rules, hostile=hostile, timeout=4.0, hands=3, seed=12520)
+    s = dataclasses.replace(s, bots=("random", "random", "heuristic", "random", "heuristic"))
+    with group.using(FastGroup()):
+        w = World(dataclasses.replace(s, proof_rounds=2))
+        w.run()
+        assert broken(w) == set()
+        ends = [w.peers[i].protocol.abort for i in (0, 1)]
+        assert all(a is not None and a.culprit == 4 for a in ends), ends
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
