@@ -112,7 +112,7 @@ from .void import (
     owed,
     pending,
     promote,
-    seconds,
+    second_seats,
     shown,
     there,
     trouble,
@@ -321,7 +321,7 @@ class GameProtocol:
             return [returner]  # its rejoin, before this peer's welcome
         r = s.round
         if r is not None and r.prev == s.step.prev:
-            second = seconds(s, r) and r.state is not RoundState.PRESENT  # no void after
+            second = second_seats(s, r) and r.state is not RoundState.PRESENT  # no void after
             if second and all(s.me in r.others[t] for t in r.others) and missing(s, r):
                 # A second seat's round (void.py): the voters still to vote, or, where this
                 # peer is one, the seats it has not voted on (its own clock runs on them).

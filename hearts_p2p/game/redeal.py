@@ -18,7 +18,7 @@ from .state import GameState
 from .steps import StepId, StepKind
 from .tableseat import TableSeat
 from .takeover import show_table
-from .void import open_secret, seconds, trouble, voters, votes_about
+from .void import open_secret, second_seats, trouble, voters, votes_about
 
 __all__ = ["MIN_LIVE", "open_seats"]
 
@@ -40,7 +40,7 @@ def open_seats(s: GameState, seats: tuple[int, ...]) -> None:
     play and deal the next, or end the game if too few players are left."""
     assert s.genesis is not None and s.game is not None and s.round is not None
     r = s.round
-    by = voters(s, r) if seconds(s, r) else [p for p in s.present() if p != r.about]
+    by = voters(s, r) if second_seats(s, r) else [p for p in s.present() if p != r.about]
     votes = [votes_about(r, t)[v] for t in trouble(s, r) for v in by]
     endings = {p: _ending(s, p) for p in seats}
     for m in votes:

@@ -46,7 +46,7 @@ __all__ = [
     "pending",
     "promote",
     "replaces",
-    "seconds",
+    "second_seats",
     "shown",
     "silenced",
     "stand",
@@ -104,7 +104,7 @@ def _voter(r: Round, t: int, named: set[int], quiet: set[int]) -> bool:
     return True
 
 
-def seconds(s: GameState, r: Round) -> list[int]:
+def second_seats(s: GameState, r: Round) -> list[int]:
     """The seats in trouble other than the round's own."""
     return [t for t in trouble(s, r) if t != r.about]
 
@@ -300,7 +300,7 @@ def promote(s: GameState) -> Round | None:
         return None
     if not there(s, r, r.about):
         return None
-    rest = [t for t in seconds(s, r) if not there(s, r, t)]
+    rest = [t for t in second_seats(s, r) if not there(s, r, t)]
     if len(rest) != 1:
         return None
     (about,) = rest
@@ -333,13 +333,13 @@ def holding(s: GameState) -> bool:
     r = s.round
     if r is None or r.prev != s.step.prev or s.me is None or r.state is RoundState.PRESENT:
         return False
-    if seconds(s, r) and len(voters(s, r)) < MIN_VOTERS:
+    if second_seats(s, r) and len(voters(s, r)) < MIN_VOTERS:
         return False  # no void can come: one voter's word alone voids nothing (``due``)
     if s.me in trouble(s, r) and not awaits_holder(s):
         # A seat in trouble shows it is there by its part, and a void opens it whatever it
         # sent: it holds nothing back (held, it was named as the staller it was not).
         return False
-    if seconds(s, r) and not any(shown(s, r, t) for t in trouble(s, r)):
+    if second_seats(s, r) and not any(shown(s, r, t) for t in trouble(s, r)):
         return True
     voted = s.me in r.votes or any(s.me in v for v in r.others.values())
     if voted and awaits_holder(s):
@@ -354,7 +354,7 @@ def due(s: GameState) -> tuple[int, ...] | None:
     r = s.round
     if r is None or r.prev != s.step.prev or s.status is not Status.RUNNING:
         return None
-    if not seconds(s, r):
+    if not second_seats(s, r):
         if r.state is RoundState.RECOVERING and lost(s, r.about):
             return (r.about,)
         return None
