@@ -261,7 +261,7 @@ def _rank(
     first; then two under one number, two for one step, anything else; then the culprit; then
     its lowest number among the culprit's messages of the evidence; then the evidence's frames,
     smaller bytes first (three frames under one number make three pairs of one rank)."""
-    starts = [start(s, m.envelope.prev, reason) for m in evidence]
+    starts = [_start(s, m.envelope.prev, reason) for m in evidence]
     at = min((i for i in starts if i is not None), default=_LAST)
     kind = 0 if reason == ONE_NUMBER else 1 if reason == ONE_STEP else 2
     seqs = [
@@ -341,7 +341,7 @@ def _before(
     return cheats and _ranks(s, *a) < _ranks(s, *b)
 
 
-def start(s: GameState, prev: bytes, reason: str) -> int | None:
+def _start(s: GameState, prev: bytes, reason: str) -> int | None:
     """Where the cut of a verdict whose evidence names the step at ``prev`` goes (6.11): where
     the step began, after any takeover or void round logged in it, whose seat the evidence
     may be judged by; but a pair (two messages under one number, or for one step) is judged
@@ -354,7 +354,7 @@ def start(s: GameState, prev: bytes, reason: str) -> int | None:
 
 def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     s.pending = None
-    found = [start(s, m.envelope.prev, abort.reason) for m in tail]
+    found = [_start(s, m.envelope.prev, abort.reason) for m in tail]
     known = [i for i in found if i is not None]
     # Never before the genesis, unless the evidence is the host's two geneses (a genesis
     # another player signs is junk of its own, judged against the roster): evidence naming

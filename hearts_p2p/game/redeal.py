@@ -43,10 +43,7 @@ def open_seats(s: GameState, seats: tuple[int, ...]) -> None:
     by = voters(s, r) if second_seats(s, r) else [p for p in s.present() if p != r.about]
     votes = [votes_about(r, t)[v] for t in trouble(s, r) for v in by]
     endings = {p: _ending(s, p) for p in seats}
-    for m in votes:
-        s.log(m)
-    s.round_starts.setdefault(s.step.prev, s.index[s.step.prev])
-    s.index[s.step.prev] = s.count  # a later verdict in this step cuts after the round
+    s.log_round(votes)
     s.round = None
     step, number = s.step, s.hand_now  # the hand in play, also in a step of the next deck
     hand = s.game.hand

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -127,7 +127,7 @@ class GameState:
     frames: set[bytes] = field(default_factory=set)  # every verified frame: copies drop at once
     index: StepIndex = field(default_factory=StepIndex)  # where each step began
     # Where a step began before the takeover or void round logged in it, which moved its start
-    # in ``index`` past the round: a pair's cut goes here (abort.start).
+    # in ``index`` past the round (``log_round``): a pair's cut goes here (abort._start).
     round_starts: dict[bytes, int] = field(default_factory=dict)
     steps: dict[bytes, StepRecord] = field(default_factory=dict)  # completed, by their prev
     heads: list[bytes] = field(default_factory=lambda: [GENESIS_HEAD])  # after base + i entries
@@ -294,6 +294,15 @@ class GameState:
         self.entries.append(msg.raw)
         self.head = chain(self.head, msg.envelope_bytes)
         self.heads.append(self.head)
+
+    def log_round(self, msgs: Iterable[SignedMessage]) -> None:
+        """Log a takeover or void round decided in the middle of the current step: a later
+        verdict on a message of the step cuts after it, but a pair before it (abort._start)."""
+        for m in msgs:
+            self.log(m)
+        prev = self.step.prev
+        self.round_starts.setdefault(prev, self.index[prev])
+        self.index[prev] = self.count
 
     def logged(self, player: int, seq: int) -> bytes | None:
         """The entry ``player`` signed under number ``seq``, if the log holds one."""

@@ -197,10 +197,11 @@ def muted_part(s: GameState, msg: SignedMessage) -> bool:
     env = msg.envelope
     if r is None or r.prev != env.prev or s.me not in r.votes:
         return False
+    if r.state is RoundState.PRESENT:
+        return False  # decided there: every part of the step is the step's
     if r.about == env.sender:
-        return r.state is not RoundState.PRESENT  # decided there: its part is the step's
-    rolls = r.prev == s.step.prev and awaits_holder(s) and r.state is not RoundState.PRESENT
-    return rolls and env.step == s.step.name
+        return True
+    return r.prev == s.step.prev and awaits_holder(s) and env.step == s.step.name
 
 
 def take_share(s: GameState, msg: SignedMessage) -> TableSeat | None:
@@ -271,10 +272,7 @@ def _recover(s: GameState, r: Round) -> TableSeat:
     except (DeckError, DeckCheatError) as e:
         why = f"its messages do not come from its escrowed game secret ({e})"
         raise CheatError(about, why[:MAX_REASON], evidence) from None
-    for m in evidence:
-        s.log(m)
-    s.round_starts.setdefault(s.step.prev, s.index[s.step.prev])
-    s.index[s.step.prev] = s.count  # a later verdict in this step cuts after the round
+    s.log_round(evidence)
     s.table[about] = seat
     s.round = None
     seat_no = s.seat_of[about]
