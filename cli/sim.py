@@ -134,6 +134,7 @@ def _render(c: Any, args: argparse.Namespace) -> str:
         f"reached: {data['combinations']} (step, message, fault) combinations; "
         + ", ".join(f"{k} {v}" for k, v in data["milestones"].items()),
         f"violations: {data['violations']}",
+        f"fingerprint: {data['fingerprint']} (every log of every run, hashed)",
     ]
     for r in c.failures[:20]:
         lines.append(f"  seed {r.seed}: " + "; ".join(v.broken.value for v in r.violations))
@@ -165,6 +166,7 @@ def _one(args: argparse.Namespace) -> int:
             "hands": result.hands,
             "entries": result.entries,
             "seconds": round(result.seconds, 3),
+            "fingerprint": result.fingerprint,
             "violations": [
                 {"broken": v.broken.value, "detail": v.detail} for v in result.violations
             ],

@@ -4,6 +4,7 @@ to the fewest faults and attacks that still break the promise."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import time
 import traceback
 from collections import Counter
@@ -43,6 +44,7 @@ class RunResult:
     ending: str  # finished / aborted / running (the hands asked were played)
     combos: set[tuple[str, str, str]]
     milestones: Counter[str]
+    fingerprint: str  # every peer's log, hashed: the same seed plays the same, byte for byte
     trace: list[str] = field(default_factory=list)
 
 
@@ -72,8 +74,20 @@ def run_scenario(scenario: Scenario, *, real_group: bool = False) -> RunResult:
     return RunResult(
         scenario.seed, scenario, violations,
         max((len(p.log) for p in honest), default=0), world.clock.processed,
-        world.clock.now, hands, ending, set(world.coverage.combos), milestones, world.trace,
+        world.clock.now, hands, ending, set(world.coverage.combos), milestones,
+        fingerprint(world), world.trace,
     )  # fmt: skip
+
+
+def fingerprint(world: World) -> str:
+    """A digest of every peer's log, hostile ones included, in seat order. A change meant to
+    keep behaviour (a refactor) leaves every seed's fingerprint, so a campaign's, unchanged."""
+    h = hashlib.sha256()
+    for peer in world.peers:
+        for raw in peer.log:
+            h.update(len(raw).to_bytes(4, "big") + raw)
+        h.update(b"\xff" * 4)  # no record is that long: it ends one peer's log
+    return h.hexdigest()[:16]
 
 
 def real_group_for(seed: int, real_every: int) -> bool:
@@ -152,6 +166,7 @@ class Campaign:
     by_players: Counter[int] = field(default_factory=Counter)
     by_adversaries: Counter[int] = field(default_factory=Counter)
     failures: list[RunResult] = field(default_factory=list)
+    fingerprints: dict[int, str] = field(default_factory=dict)  # by seed
 
     def merge(self, other: Campaign) -> None:
         """Add another campaign's runs (a worker's share of the seeds)."""
@@ -164,6 +179,7 @@ class Campaign:
         self.by_players.update(other.by_players)
         self.by_adversaries.update(other.by_adversaries)
         self.failures += other.failures
+        self.fingerprints.update(other.fingerprints)
         self.failures.sort(key=lambda r: r.seed)
 
     def add(self, r: RunResult, real: bool) -> None:
@@ -175,6 +191,7 @@ class Campaign:
         self.milestones.update(r.milestones)
         self.by_players[r.scenario.n] += 1
         self.by_adversaries[len(r.scenario.hostile)] += 1
+        self.fingerprints[r.seed] = r.fingerprint
         if r.violations:
             self.failures.append(r)
         else:
@@ -183,6 +200,15 @@ class Campaign:
     @property
     def violations(self) -> int:
         return sum(len(r.violations) for r in self.failures)
+
+    @property
+    def fingerprint(self) -> str:
+        """Every run's fingerprint, in seed order, hashed: however the seeds were shared
+        between workers, the same seeds on the same code give the same one."""
+        h = hashlib.sha256()
+        for seed in sorted(self.fingerprints):
+            h.update(b"%d %s\n" % (seed, self.fingerprints[seed].encode()))
+        return h.hexdigest()[:16]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -205,6 +231,7 @@ class Campaign:
                 for r in self.failures
             ],
             "reached": sorted(list(c) for c in self.combos),
+            "fingerprint": self.fingerprint,
             "runs_per_second": round(self.runs / self.wall, 2) if self.wall else None,
         }
 

@@ -19,6 +19,7 @@ from hearts_p2p.rules import GameKind, Moon, Rules
 from hearts_p2p.sim import Attack, Broken, Fault, FaultKind, Scenario, draw, run_scenario, run_seed
 from hearts_p2p.sim.fastgroup import FastGroup
 from hearts_p2p.sim.invariants import check
+from hearts_p2p.sim.run import campaign, fingerprint
 from hearts_p2p.sim.world import World
 
 HEARTS = Rules(4, target=26)
@@ -736,9 +737,27 @@ def test_hearts_sim_reports_runs_coverage_and_violations(
     report = json.loads(capsys.readouterr().out)
     assert report["runs"] == 3 and report["violations"] == 0
     assert report["combinations"] > 0 and report["runs_per_second"] > 0
+    assert report["fingerprint"] == campaign([5, 6, 7], players=4).fingerprint
     assert main(["sim", "--seed", "5", "--players", "4", "--trace"]) == 0
     out = capsys.readouterr().out
     assert "the promise held" in out and "p1 finished" in out
+
+
+def test_a_campaign_s_fingerprint_is_its_logs_whoever_ran_them() -> None:
+    """The fingerprint is how a refactor shows it kept behaviour: the same seeds give the same
+    one however they are shared between workers, and a changed log changes it."""
+    seeds = [5, 6, 7, 8]
+    whole = campaign(seeds, players=4)
+    shared = campaign(seeds[1::2], players=4)
+    shared.merge(campaign(seeds[0::2], players=4))
+    assert whole.fingerprint == shared.fingerprint
+    assert len(set(whole.fingerprints.values())) == len(seeds)
+    with group.using(FastGroup()):
+        w = World(draw(5, players=4))
+        w.run()
+    assert fingerprint(w) == whole.fingerprints[5]
+    w.peers[1].log[3] = w.peers[1].log[3][:-1] + bytes([w.peers[1].log[3][-1] ^ 1])
+    assert fingerprint(w) != whole.fingerprints[5]
 
 
 def test_hearts_sim_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
