@@ -577,7 +577,7 @@ class GameProtocol:
         if claimed != player:
             self._claim(claimed, said_stalled, seconds)  # it stopped on a claim this peer shares
             return
-        s.gave_up[player] = (s.hand_now, "stalled" if stalled else "gone")
+        s.clock_gave_up(player, "stalled" if stalled else "gone")
         if self._may_vote(player):
             self._vote(player, "stalled" if stalled else "gone")
             return
@@ -614,6 +614,10 @@ class GameProtocol:
         hand, ending = s.gave_up.get(about, (-1, ""))
         if hand != s.hand_now:
             return player, stalled
+        if about in s.answered and any(
+            p not in (s.me, player, about) and p not in s.ended for p in s.present()
+        ):
+            return player, stalled  # others play on: this peer goes on with them
         return about, ending == "stalled"
 
     def _claim_seat(self, player: int, stalled: bool) -> tuple[int, bool]:
@@ -1083,9 +1087,16 @@ class GameProtocol:
         r = s.round
         if r is not None and r.prev == step.prev and r.state is RoundState.VOTING:
             # A vote came before the seat's part did: the voter took that part only as a
-            # vote's evidence, so this peer answers it with the part, as for a late vote.
-            self._answer_late(step.prev, r.about)
+            # vote's evidence, so this peer answers it with the part, as for a late vote,
+            # unless it voted on that seat itself. A vote on another seat of the step stops
+            # none of it: the voters wait on this peer's word about each seat.
+            if s.me not in r.votes:
+                self._answer(step.prev, r.about)
             self._answer_others(step, r)
+        if r is not None and r.prev == step.prev:
+            for seat in step.got.keys() & {r.about, *r.others}:
+                s.part_came(seat)
+
         if nobody_made(step):
             no_lead(s, step)  # every player said the card was not its: one lied
         else:
@@ -1459,8 +1470,13 @@ class GameProtocol:
     def _answer_late(self, prev: bytes, about: object) -> None:
         """A vote for a step this peer completed with the seat's part: the voter took that
         part only as evidence once it had voted, so this peer answers, for that step, with it."""
+        if prev not in self._s.voted:
+            self._answer(prev, about)
+
+    def _answer(self, prev: bytes, about: object) -> None:
+        """Defend ``about`` for the step at ``prev`` with its part there, if this peer took it."""
         s = self._s
-        if s.me is None or not isinstance(about, int) or about == s.me or prev in s.voted:
+        if s.me is None or not isinstance(about, int) or about == s.me:
             return
         raw = s.part(prev, about) or self._roll_call_part(prev)
         if raw is None or s.me in s.table:

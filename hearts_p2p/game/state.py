@@ -166,6 +166,8 @@ class GameState:
     # The seats this peer's own clock gave up on, by seat: the hand and the ending of its
     # latest accusation (a peer ending on its own word may name one of them, protocol._claimed).
     gave_up: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # Of those, the seats whose own part then completed the step the clock gave up on them in.
+    answered: set[int] = field(default_factory=set)
     voted: set[bytes] = field(default_factory=set)  # steps (by prev) this peer has voted in
     # The first lead's roll call (rollcall.py): the step it is for, and each player's nolead.
     rolled_prev: bytes = b""
@@ -232,6 +234,16 @@ class GameState:
     @property
     def my_seat(self) -> int | None:
         return None if self.me is None or not self.seat_of else self.seat_of[self.me]
+
+    def clock_gave_up(self, seat: int, ending: str) -> None:
+        """This peer's own clock gave up on ``seat`` in this hand, saying ``ending``."""
+        self.gave_up[seat] = (self.hand_now, ending)
+        self.answered.discard(seat)
+
+    def part_came(self, seat: int) -> None:
+        """``seat``'s own part completed a step this peer's clock gave up on it in."""
+        if seat in self.gave_up and seat not in self.table:
+            self.answered.add(seat)
 
     def everyone(self) -> tuple[int, ...]:
         return tuple(range(self.players))

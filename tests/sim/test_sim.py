@@ -719,6 +719,28 @@ def test_peers_ending_on_their_own_word_name_the_round_s_seat_not_the_last_clock
         assert all(a is not None and a.culprit == 4 for a in ends), ends
 
 
+def test_an_answered_clock_follows_no_claim_while_others_play_on() -> None:
+    """A staller sends its shuffle to p4 alone, just before p4's clock would give up on it;
+    p0, p3 and p5 voted it stalled, and p4 had voted on p0 (cut off from it) in that step.
+    p4 must still defend the staller with the part, so the step completes everywhere; p0,
+    cut off, ends naming the staller; p3 and p5, whose accusation that part answered, go on
+    with p4 and vote p0's seat over (before, p4 never defended, or p3 and p5 followed p0's
+    claim while p4 went on: p4 voted them out and opened their hands)."""
+    rules = Rules(6, passing=False, moon=Moon.OFF, target=26, claims=True)
+    quit_ = Fault(FaultKind.QUIT, 2, at=91.69762281503726)
+    cut = Fault(FaultKind.PARTITION, 4, at=106.16969246465679, others=(0, 2))
+    hostile = {1: frozenset({Attack.STALL})}
+    s = scenario(rules, hostile=hostile, faults=(quit_, cut), timeout=30.0, hands=3, seed=1193)
+    s = dataclasses.replace(s, bots=("random", "heuristic") + ("random",) * 4, proof_rounds=2)
+    with group.using(FastGroup()):
+        w = World(s)
+        w.run()
+        assert broken(w) == set()
+        assert [w.peers[i].protocol.status.value for i in (3, 4, 5)] == ["finished"] * 3
+        ended = w.peers[0].protocol.abort
+        assert ended is not None and ended.culprit == 1
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_budget_of_drawn_seeds_keeps_the_promise(players: int) -> None:
     """CI's share of the long run: drawn tables of each size, 0 to n − 2 hostile seats."""
