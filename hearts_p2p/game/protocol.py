@@ -84,7 +84,7 @@ from .rollcall import (
     take_nolead,
 )
 from .seating import SEATING
-from .sitdown import SIT, asked_seat, sign_sit, signer_key, take_sit, wanted
+from .sitdown import asked_seat, sign_sit, signer_key, take_sit, wanted
 from .state import GameState, Status, StepRecord, StepRule, Window
 from .steps import DECISIONS, Step, StepKind
 from .tableseat import Evidence, Round, RoundState
@@ -118,6 +118,7 @@ from .void import (
     trouble,
     votes_about,
 )
+from .wirekinds import Machine, Signer, wire_kind
 
 __all__ = ["RULES", "GameProtocol", "ProtocolError"]
 
@@ -135,11 +136,6 @@ RULES: Mapping[StepKind, StepRule] = MappingProxyType({**SEATING, **HAND_STEPS, 
 class ProtocolError(Exception):
     """A local misuse (acting out of turn, submitting twice, resuming twice); never caused by
     a peer."""
-
-
-# Unsequenced words of a seat's life: taken as they come, and judged against the roster, so one
-# of the host's that comes before its genesis waits for it as every other player's does.
-_AFTER_GENESIS = frozenset({*TAKEOVER_KINDS, NOLEAD, RECLAIM, REJOIN})
 
 
 class GameProtocol:
@@ -169,6 +165,14 @@ class GameProtocol:
         # Frames of seats the table plays, dropped but kept by number: another frame under
         # one of those numbers, relayed by a peer that proved the pair, proves it here too.
         self._dropped_words: dict[tuple[int, int], bytes] = {}
+        self._machines: dict[Machine, Callable[[SignedMessage], None]] = {
+            Machine.STEPS: self._take_part,
+            Machine.VERDICT: self._take_abort,
+            Machine.ROUND: self._take_round,
+            Machine.RECLAIM: self._take_reclaim,
+            Machine.REJOIN: self._take_rejoin,
+            Machine.ROLL_CALL: self._take_nolead,
+        }  # a sit never reaches them: it is its own newcomer's (wirekinds.Signer.NEWCOMER)
         self._future: dict[int, dict[int, SignedMessage]] = {}
         self._early: list[SignedMessage] = []
         self._dropped = 0
@@ -801,9 +805,11 @@ class GameProtocol:
         return self._s.holder(player).key  # the key schedule: a newcomer's key from its hand
 
     def _receive(self, msg: SignedMessage) -> None:
+        """Route one frame: its envelope, its signature, then its kind's row (wirekinds.py)."""
         s, env = self._s, msg.envelope
+        row = wire_kind(env.kind)
         key = signer_key(s, env)
-        early = key is None or env.kind in _AFTER_GENESIS
+        early = key is None or row.after_genesis
         if early and s.genesis is None and env.game_id == s.game_id:
             if len(self._early) < MAX_FUTURE:
                 # A player's key is known once the genesis is in, and so is the roster a
@@ -815,57 +821,60 @@ class GameProtocol:
             # making (the decoder refuses those): nobody's fault, and not taken.
             self._dropped += 1
             return
-        if env.kind == SIT:
+        if row.signer is Signer.NEWCOMER:
             if not take_sit(s, msg):  # a newcomer's ask, signed by its own key (sitdown.py)
                 self._dropped += 1
             return
         if key is None or not (msg.raw in s.signed or msg.raw in self._vouched or msg.verify(key)):
             self._unsigned(msg)
             return
-        if env.kind == RECLAIM:
-            s.frames.add(msg.raw)
-            take_offer(s, msg)  # the one word of a seat the table plays: asking it back
-            return
-        if env.kind == REJOIN:
-            s.frames.add(msg.raw)
-            if take_rejoin(s, msg):  # and, as it comes back, its fresh escrow
-                self._send_own()
-                self._drain_future()
-            return
-        if env.kind == NOLEAD:
-            self._nolead(msg)
-            self._drain_future()  # a roll call it completed moves the step on
-            return
-        if env.kind not in ("abort", *TAKEOVER_KINDS):
+        if row.numbered:
             self._second(msg)  # proven whenever it comes, from a seat the table plays too
-        if env.sender in s.table:
+        if env.sender in s.table and not row.from_table_seat:
             self._dropped += 1  # the table plays this seat now: its player's word is over
-            numbered = env.kind not in ("abort", *TAKEOVER_KINDS)
-            if numbered and len(self._dropped_words) < MAX_DROPPED:
+            if row.numbered and len(self._dropped_words) < MAX_DROPPED:
                 self._dropped_words.setdefault((env.sender, env.seq), msg.raw)
             return
-        if env.kind == "abort":
-            s.frames.add(msg.raw)
-            if self._left(msg):
-                return
-            if not receive_abort(s, msg, self.receive):
-                self._dropped += 1
-            return
-        if env.kind not in TAKEOVER_KINDS and muted(s, msg) and not self._evidence:
-            # After voting on a second seat, its parts count only as evidence; its votes count
-            # as at every other peer (a round about this peer itself waits on them).
-            self._dropped += 1
-            self._keep_muted(msg)
-            return
-        if env.kind in TAKEOVER_KINDS:
-            s.frames.add(msg.raw)
-            self._takeover(msg)
-            # A round decided may have moved the step on (a seat taken over, a hand voided):
-            # messages that came before and waited for that step are due now.
+        self._machines[row.machine](msg)
+
+    def _take_reclaim(self, msg: SignedMessage) -> None:
+        self._s.frames.add(msg.raw)
+        take_offer(self._s, msg)  # the one word of a seat the table plays: asking it back
+
+    def _take_rejoin(self, msg: SignedMessage) -> None:
+        self._s.frames.add(msg.raw)
+        if take_rejoin(self._s, msg):  # and, as it comes back, its fresh escrow
+            self._send_own()
             self._drain_future()
+
+    def _take_nolead(self, msg: SignedMessage) -> None:
+        self._nolead(msg)
+        self._drain_future()  # a roll call it completed moves the step on
+
+    def _take_abort(self, msg: SignedMessage) -> None:
+        s = self._s
+        s.frames.add(msg.raw)
+        if self._left(msg):
             return
-        if muted_part(s, msg) and not self._evidence:
-            self._dropped += 1  # after voting, the seat's part counts only as a vote's evidence
+        if not receive_abort(s, msg, self.receive):
+            self._dropped += 1
+
+    def _take_round(self, msg: SignedMessage) -> None:
+        self._s.frames.add(msg.raw)
+        self._takeover(msg)
+        # A round decided may have moved the step on (a seat taken over, a hand voided):
+        # messages that came before and waited for that step are due now.
+        self._drain_future()
+
+    def _take_part(self, msg: SignedMessage) -> None:
+        """A step's part: kept as evidence while this peer's vote mutes it, else queued by its
+        sender's number, to be judged in order against the step its ``prev`` names."""
+        s, env = self._s, msg.envelope
+        if (muted(s, msg) or muted_part(s, msg)) and not self._evidence:
+            # After voting on a second seat, its parts count only as evidence; its votes count
+            # as at every other peer (a round about this peer itself waits on them). After
+            # voting, the round's seat's part counts only as a vote's evidence.
+            self._dropped += 1
             self._keep_muted(msg)
             return
         if (env.sender, env.seq) in self._seen or s.logged(env.sender, env.seq) is not None:

@@ -10,6 +10,8 @@ import pytest
 
 import hearts_p2p.game
 from hearts_p2p.game import RULES, StepId, StepKind
+from hearts_p2p.game.wirekinds import KINDS as ROWS
+from hearts_p2p.game.wirekinds import Machine, Signer, wire_kind
 from hearts_p2p.wire import KINDS
 
 
@@ -17,6 +19,20 @@ def test_every_step_kind_has_one_rule_and_a_wire_kind() -> None:
     assert set(RULES) == set(StepKind)
     outside = {"abort", "takeover", "recover", "nolead", "reclaim", "rejoin", "sit"}
     assert {k.value for k in StepKind} | outside == KINDS
+
+
+def test_every_wire_kind_has_one_row_and_a_step_s_part_is_numbered() -> None:
+    """The routing table names every kind that is not a step's part, once; those are the
+    only ones taken out of number order, and every part of a step is numbered."""
+    assert set(ROWS) | {k.value for k in StepKind} == KINDS
+    assert not set(ROWS) & {k.value for k in StepKind}
+    assert all(row.kind == kind and not row.numbered for kind, row in ROWS.items())
+    assert all(wire_kind(k.value).numbered for k in StepKind)
+    assert wire_kind("no such kind").machine is Machine.STEPS  # judged, so its signer's cheat
+    newcomers = {k for k, row in ROWS.items() if row.signer is Signer.NEWCOMER}
+    assert newcomers == {"sit"}  # a newcomer's key is its own, carried in its ask
+    from_table = {k for k, row in ROWS.items() if row.from_table_seat}
+    assert from_table == {"reclaim", "rejoin", "nolead"}
 
 
 @pytest.mark.parametrize(
