@@ -1295,26 +1295,11 @@ class GameProtocol:
         return Evidence.PART if done else Evidence.NOTHING
 
     def _takeover(self, msg: SignedMessage) -> None:
+        """A vote or a recovery share: taken into the step's round, then this peer acts on the
+        round as it now stands (its own answer, its share, a second seat's defence)."""
         s, env = self._s, msg.envelope
         if env.kind == VOTE:
-            check_vote(s, msg)  # malformed: a cheat at every peer, the one it names included
-            about, prev = env.body.get("player"), env.prev
-            recent = list(s.steps)[-_AHEAD:] if about == s.me else []
-            if (
-                about == s.me
-                and prev not in s.mute
-                and prev in recent
-                and s.me in s.steps[prev].got
-            ):
-                # Voted on in a step it completed with its own part: it follows only once the
-                # others have voted it out without that part, never on one peer's word.
-                if self._voted_out(prev, msg):
-                    self._follow(prev, list(s.against.pop(prev).values()))
-                return
-            take_vote(s, msg, self._take_evidence)
-            if env.prev != s.step.prev and s.completed(env.prev):
-                self._answer_late(env.prev, env.body.get("player"))
-            if self._redeal():
+            if self._take_vote(msg):
                 return
         elif take_share(s, msg) is not None:
             self._seated()
@@ -1324,6 +1309,38 @@ class GameProtocol:
         r = s.round
         if r is None or r.prev != s.step.prev or s.status is not Status.RUNNING:
             return
+        if self._act_on_round(r) or s is not self._s:
+            return  # seated, or it followed: its state was rebuilt
+        self._answer_second_seats(r)
+        if not self._everyone_said():  # the round about this seat is over: its own word counts
+            self._send_own()  # a part held back while a void could come (void.holding)
+        if s is self._s and s.round is r and r.state is RoundState.PRESENT and r.muted:
+            muted, r.muted = r.muted, []
+            for part in muted:  # decided there: the parts it took only as evidence count now
+                self.receive(part)
+
+    def _take_vote(self, msg: SignedMessage) -> bool:
+        """Take a vote into its round; whether that was all (it followed, or a re-deal)."""
+        s, env = self._s, msg.envelope
+        check_vote(s, msg)  # malformed: a cheat at every peer, the one it names included
+        about, prev = env.body.get("player"), env.prev
+        recent = list(s.steps)[-_AHEAD:] if about == s.me else []
+        if about == s.me and prev not in s.mute and prev in recent and s.me in s.steps[prev].got:
+            # Voted on in a step it completed with its own part: it follows only once the
+            # others have voted it out without that part, never on one peer's word.
+            if self._voted_out(prev, msg):
+                self._follow(prev, list(s.against.pop(prev).values()))
+            return True
+        take_vote(s, msg, self._take_evidence)
+        if env.prev != s.step.prev and s.completed(env.prev):
+            self._answer_late(env.prev, env.body.get("player"))
+        return self._redeal()
+
+    def _act_on_round(self, r: Round) -> bool:
+        """What the round now asks of this peer: to follow (the seat voted out is its own), to
+        share toward the seat's recovery, or to answer a vote with what it holds of the seat.
+        Whether a share seated the seat (all is done)."""
+        s = self._s
         if r.state is RoundState.RECOVERING and r.about == s.me:
             # This peer is back, but the others have agreed it was gone: its seat is the
             # table's now. It follows the game, signing nothing, blaming no one.
@@ -1334,25 +1351,28 @@ class GameProtocol:
             for share in early:  # shown before this peer decided the round
                 if take_share(s, share) is not None:
                     self._seated()
-                    return
+                    return True
             self._share(r.about)
-        elif (
-            r.state is RoundState.VOTING
-            and s.me not in r.votes
-            and self._may_vote(r.about)
-            and (
-                s.step.has(r.about)
-                or r.about in s.left
-                or r.about in said(s)
-                or (r.others and owed(s, r.about))
-            )
-        ):
+        elif r.state is RoundState.VOTING and s.me not in r.votes and self._holds_answer(r):
             # It holds the seat's part (at a roll call, its nolead), or its leave: it answers at
             # once, with them; with the part, as a defence, which its own clock may still turn
             # into an accusation.
             self._vote(r.about, "left" if r.about in s.left else HERE)
-        if s is not self._s:
-            return  # it followed: its state was rebuilt
+        return False
+
+    def _holds_answer(self, r: Round) -> bool:
+        """Whether this peer may vote on the round's seat and holds what answers for it: its
+        part of the step, its leave, its nolead, or (a second seat in trouble) what it owes."""
+        s = self._s
+        if not self._may_vote(r.about):
+            return False
+        held = s.step.has(r.about) or r.about in s.left or r.about in said(s)
+        return held or bool(r.others and owed(s, r.about))
+
+    def _answer_second_seats(self, r: Round) -> None:
+        """Answer at once for each second seat in trouble whose owed part or leave this peer
+        holds, once."""
+        s = self._s
         for other in sorted(r.others):
             if s.me in r.others[other] or s.round is not r:
                 continue
@@ -1361,12 +1381,6 @@ class GameProtocol:
             if owed(s, other) or other in s.left:
                 # It holds what the second seat owes, or its leave: it answers at once.
                 self._vote_other(other, "left" if other in s.left else HERE)
-        if not self._everyone_said():  # the round about this seat is over: its own word counts
-            self._send_own()  # a part held back while a void could come (void.holding)
-        if s is self._s and s.round is r and r.state is RoundState.PRESENT and r.muted:
-            muted, r.muted = r.muted, []
-            for part in muted:  # decided there: the parts it took only as evidence count now
-                self.receive(part)
 
     def _keep_muted(self, msg: SignedMessage) -> None:
         """Keep a part taken only as a vote's evidence, to take again should the round be
