@@ -20,6 +20,7 @@ from .engine import trick_points
 from .engine.hand import Trick
 from .game import (
     Abort,
+    GameEvent,
     GameProtocol,
     Genesis,
     GenesisError,
@@ -351,8 +352,30 @@ def _replay(
     first_checked: bool,
 ) -> None:
     proto = GameProtocol(genesis.game_id, genesis.players[0].key)
+    rejected = _feed(proto, genesis, messages, len(entries), report, workers, first_checked)
+    proto.log_ended()
+    rejected.sort()
+    _fill_players(genesis, proto, report)
+    _, _, events = proto.drain()
+    _summarise(events, genesis, report)
+    report.final_hash = proto.head.hex()
+    if not _check_order(proto, entries, messages, rejected, report):
+        _verdict(proto, entries, rejected, report)
+
+
+def _feed(
+    proto: GameProtocol,
+    genesis: Genesis,
+    messages: list[tuple[int, SignedMessage]],
+    count: int,
+    report: AuditReport,
+    workers: int,
+    first_checked: bool,
+) -> list[int]:
+    """Give the observer every decoded entry in log order, each signature and deck checked
+    ahead in worker processes; the entries it could not take (undecodable or unsigned)."""
     decoded = {i for i, _ in messages}
-    rejected = [i for i in range(len(entries)) if i not in decoded]
+    rejected = [i for i in range(count) if i not in decoded]
     keys = [p.key for p in genesis.players]
     # The genesis, first, was checked under its host's key by ``_genesis`` (second, after the
     # host's other message under its number, it is checked with the rest).
@@ -371,10 +394,11 @@ def _replay(
             for begun in (proto.flow, proto.ahead_flow):  # a deck, as soon as it begins
                 if begun is not None and begun.public.fresh:
                     ahead.presume(begun)
-    proto.log_ended()
-    rejected.sort()
-    _fill_players(genesis, proto, report)
-    _, _, events = proto.drain()
+    return rejected
+
+
+def _summarise(events: list[GameEvent], genesis: Genesis, report: AuditReport) -> None:
+    """The report's hands, takeovers, returns, sits and voids, from the replay's events."""
     report.hands = [hand_summary(e, genesis) for e in events if isinstance(e, HandRecord)]
     report.takeovers = [
         TakeoverSummary(e.seat, e.name, e.hand, e.ending)
@@ -404,9 +428,6 @@ def _replay(
         for e in events
         if isinstance(e, HandVoided)
     ]
-    report.final_hash = proto.head.hex()
-    if not _check_order(proto, entries, messages, rejected, report):
-        _verdict(proto, entries, rejected, report)
 
 
 def _signature_problem(
