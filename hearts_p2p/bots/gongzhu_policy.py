@@ -188,14 +188,21 @@ def _sure(h: HandState, seat: int, card: int, last: bool) -> bool:
 
 def _follow(h: HandState, seat: int, legal: int, forbidden: tuple[int, ...] | None) -> int:
     led = h.trick[0] // 13
-    suit = SUIT_MASKS[led]
-    legal &= suit
+    legal &= SUIT_MASKS[led]
     if not legal & (legal - 1):
         return _low(legal)
     last = len(h.trick) == h.n - 1
+    trick = _trick_mask(h)
+    special = _special_follow(h, seat, legal, last, trick)
+    if special is not None:
+        return special
+    return _plain_follow(h, seat, legal, led, last, trick, forbidden)
+
+
+def _special_follow(h: HandState, seat: int, legal: int, last: bool, trick: int) -> int | None:
+    """The pig, the sheep or the transformer, where following with it pays; else None."""
     partner = partner_of(h.rules, seat)
     ws = _winner_seat(h)
-    trick = _trick_mask(h)
     if legal & _QS and not _takes(h, QUEEN_SPADES) and ws != partner:
         return QUEEN_SPADES  # a higher spade takes the pig
     if legal & _JD:
@@ -210,6 +217,19 @@ def _follow(h: HandState, seat: int, legal: int, forbidden: tuple[int, ...] | No
                 return TEN_CLUBS
         elif ws != partner and _gain(h, ws, trick | _TC) < 0 and last:
             return TEN_CLUBS  # doubles a losing score
+    return None
+
+
+def _plain_follow(
+    h: HandState,
+    seat: int,
+    legal: int,
+    led: int,
+    last: bool,
+    trick: int,
+    forbidden: tuple[int, ...] | None,
+) -> int:
+    """Following suit with anything but the sheep and the transformer, where it can."""
     rest = legal & ~(_JD | _TC) or legal
     taking = [c for c in _bits(rest) if _takes(h, c)]
     # A trick worth having (the sheep, or 10♣ onto a good score): take it if it stays ours.
