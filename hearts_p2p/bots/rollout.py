@@ -141,6 +141,10 @@ def play_out(
     it has taken ``STOP_AT`` points, and keep their stoppers (``_moon_play``'s ``keep``): the
     playout of a hunt that the defence has seen coming. A hunt that only we have seen is played
     out with ``watchers`` ours alone: the other seats wait for its points as the policy does.
+
+    One function on purpose (radon grades it F): it is the bots' hot loop, run thousands of
+    times a decision, and each call or attribute lookup a split would add costs there; locals
+    stand in for globals and attributes below for the same reason (``hearts bench bots``).
     """
     t = pos.table
     n = t.n
