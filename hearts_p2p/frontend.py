@@ -65,6 +65,7 @@ __all__ = [
     "SitAsked",
     "TrickTaken",
     "reclaimed_text",
+    "shows_plays",
     "sit_text",
     "taken_over_text",
     "voided_text",
@@ -119,6 +120,12 @@ _HOW = {"left": "left the table", "gone": "is gone", "stalled": "stopped answeri
 
 
 _HOW_YOU = {"left": "left", "gone": "were gone", "stalled": "stopped answering"}
+
+
+def shows_plays(front: object) -> bool:
+    """Whether ``front`` shows each play (a person's screen), so the game core makes a view and
+    events per play for it; a bot or a headless peer says ``shows_plays = False``."""
+    return bool(getattr(front, "shows_plays", True))
 
 
 def taken_over_text(event: SeatTakenOver, who: str, *, you: bool = False) -> str:

@@ -59,12 +59,15 @@ class LocalTable:
         table_name: str = "local table",
         proof_rounds: int = PROOF_ROUNDS,
         window: Window | None = TIGHT,
+        views: bool = True,
     ) -> None:
         n = rules.players
         self.ids = list(identities)
         host = self.ids[0].public_key
         self.protos = [
-            GameProtocol(game_id, host, self.ids[i], secrets[i], min_proof_rounds=proof_rounds)
+            GameProtocol(
+                game_id, host, self.ids[i], secrets[i], min_proof_rounds=proof_rounds, views=views
+            )
             for i in range(n)
         ]
         players = tuple(

@@ -149,15 +149,18 @@ class GameProtocol:
         secret: bytes | None = None,
         choices: Mapping[str, Any] | None = None,
         min_proof_rounds: int = PROOF_ROUNDS,
+        views: bool = True,
     ) -> None:
         """``min_proof_rounds``: the fewest remix proof rounds a genesis may ask of this player
-        (SPEC 6.4); the hearts command keeps 16, tests of anything but the proof ask fewer."""
+        (SPEC 6.4); the hearts command keeps 16, tests of anything but the proof ask fewer.
+        ``views``: whether each play's events are made (``views``), as the front end wants."""
         if identity is not None and (secret is None or len(secret) != 32):
             raise ProtocolError("a player needs its 32-byte game secret: every key derives from it")
         secret = secret or bytes(32)  # an observer derives nothing from it
         self._secret = secret  # the game's first: a return brings another (reclaim.py)
         self._s = GameState(game_id, host_key, identity, secret, dict(choices or {}))
         self._s.min_proof_rounds = min_proof_rounds
+        self._s.views = views
         self._offered = -1  # the hand this seat's last reclaim was for
         # (player, seq) -> the frame taken or waiting under that number: bytes the log holds
         # anyway, not a decoded message kept for the whole game
@@ -461,10 +464,6 @@ class GameProtocol:
         seat's view: a front end that shows the table wants them; a bot decides from the view
         ``choice_needed`` gives, and building one per play for nobody costs every play."""
         return self._s.views
-
-    @views.setter
-    def views(self, wanted: bool) -> None:
-        self._s.views = wanted
 
     def view(self) -> SeatView | None:
         seat = self._s.my_seat

@@ -37,6 +37,7 @@ from ..frontend import (
     Notice,
     PeerState,
     PeerStatus,
+    shows_plays,
 )
 from ..game import GameProtocol, HandStarted, ProtocolError, SitAsked, Status, StepKind
 from ..game.sitdown import SIT
@@ -146,8 +147,6 @@ class GameRunner:
         self._gone_since: dict[bytes, float] = {}
         self._bank = TimeBank(config.absent_timeout)
         self._nursery: trio.Nursery | None = None
-        # A front end that shows no plays says so (a bot, a headless peer): no view per play.
-        protocol.views = getattr(front, "shows_plays", True)
         self._timings = open(config.timings, "a") if config.timings else None  # noqa: SIM115
         if self._timings is not None:  # the game starts here: for the host, the lobby is full
             self._timings.write(f'{{"step": "0:start", "seen": {time.monotonic()}}}\n')
@@ -341,7 +340,7 @@ class GameRunner:
         if identity is None or ev.key == identity.public_key:
             return
         self.links.add_member(ev.key)
-        if not getattr(self.front, "shows_plays", True):
+        if not shows_plays(self.front):
             self.protocol.consent(ev.key, True)
 
     def _request_sync(self) -> None:

@@ -22,7 +22,7 @@ import trio
 from ..discovery import Announcer, DiscoveryConfig, TableState, announce, open_browser
 from ..discovery.directory import TableInfo
 from ..engine import GameResult
-from ..frontend import FrontEnd, Notice
+from ..frontend import FrontEnd, Notice, shows_plays
 from ..game import Abort, GameProtocol, Genesis, GenesisError, Player, Status, pass_public_key
 from ..identity import Identity, IdentityError
 from ..log import GameLog
@@ -133,7 +133,7 @@ async def host_game(
             joined, conns = await _fill_table(
                 listener, identity, opts, table, announcer, front, nursery
             )
-            proto, roster = _open_game(store, opts, identity, table, joined, bots)
+            proto, roster = _open_game(store, opts, identity, table, joined, bots, front)
             grace = BOTS_LEAVE
             await start_players(conns, list(roster), 2.0)
             outcome = await _play(
@@ -231,6 +231,7 @@ def _open_game(
     table: _NewTable,
     joined: Sequence[Seat],
     bots: BotSpec | None,
+    front: FrontEnd,
 ) -> tuple[GameProtocol, tuple[Member, ...]]:
     """Propose the genesis (the host first, then the joiners in the order they came) and save
     it, and how to resume the game, before anyone can see it."""
@@ -238,7 +239,9 @@ def _open_game(
         Member(identity.public_key, (opts.address, table.port)),
         *(Member(s.who.public_key, s.address) for s in joined),
     )
-    proto = GameProtocol(table.game_id, identity.public_key, identity, table.secret)
+    proto = GameProtocol(
+        table.game_id, identity.public_key, identity, table.secret, views=shows_plays(front)
+    )
     players = (
         Player(opts.name, identity.public_key, proto.dh_public, opts.is_bot),
         *(Player(s.who.name, s.who.public_key, s.dh, s.bot) for s in joined),
@@ -323,7 +326,9 @@ async def join_game(
     except LobbyError as e:
         raise SessionError(str(e)) from None
     opts = await _table_clock(opts, welcome, front)
-    proto = GameProtocol(welcome.game_id, welcome.host_key, identity, secret)
+    proto = GameProtocol(
+        welcome.game_id, welcome.host_key, identity, secret, views=shows_plays(front)
+    )
     files = store.game(welcome.game_id)
     files.secrets.save({"secret": secret, "choices": {}})
     roster = welcome.roster
@@ -434,7 +439,9 @@ async def _resume(
         store.finished(role)
         raise SessionError("the unfinished game's secrets are missing; it cannot be resumed")
     choices = saved.get("choices") if isinstance(saved.get("choices"), dict) else {}
-    proto = GameProtocol(state.game_id, state.host_key, identity, secret, choices)
+    proto = GameProtocol(
+        state.game_id, state.host_key, identity, secret, choices, views=shows_plays(front)
+    )
     if state.timeout is not None:  # the table's clock, which the others keep too
         opts = replace(opts, absent_timeout=state.timeout)
     await front.notify(Notice(f"Resuming game {state.game_id.hex()[:8]} from {files.log}"))
@@ -476,22 +483,23 @@ async def _play(
         absent_timeout=opts.absent_timeout, timings=opts.timings, leaves_with_people=opts.is_bot
     )
     seed = secret if isinstance(secret, bytes) else b""
-    watch = WatchService(front)
     spool = _watch_spool(files.log, game_log)
-    watch.spool = spool
     port = listener.socket.getsockname()[1]
     herald = Herald(identity, proto, front, opts.interfaces, opts.discovery, opts.name, port,
                     opts.absent_timeout)  # fmt: skip
-
-    def logged(entry: bytes) -> None:
-        watch.publish(entry)
-        if herald.check() and on_open is not None:
-            on_open(herald.open)
 
     def watched(count: int) -> None:
         herald.watchers(count)
         if on_watchers is not None:
             on_watchers(count)
+
+    addresses = [(m.public_key, m.address) for m in roster if m.address is not None]
+    watch = WatchService(front, on_change=watched, spool=spool, peers=addresses)
+
+    def logged(entry: bytes) -> None:
+        watch.publish(entry)
+        if herald.check() and on_open is not None:
+            on_open(herald.open)
 
     game_log.feed = logged
     try:
@@ -507,12 +515,10 @@ async def _play(
             ) as mesh,
             trio.open_nursery() as nursery,
         ):
-            watch.on_change = watched
             watch.tell(mesh)
             nursery.start_soon(herald.run)
             runner = GameRunner(proto, mesh, front, game_log, files.secrets, config, seed, resuming)
             watch.on_sit = runner.take_sit
-            watch.peers = [(m.public_key, m.address) for m in roster if m.address is not None]
             status = await runner.run(task_status=task_status)
             nursery.cancel_scope.cancel()
         await listener.aclose()

@@ -29,7 +29,7 @@ import trio
 from ..audit import audit_log
 from ..discovery import TableState, open_browser
 from ..discovery.directory import TableInfo
-from ..frontend import FrontEnd, Notice
+from ..frontend import FrontEnd, Notice, shows_plays
 from ..game import (
     GameProtocol,
     Genesis,
@@ -140,13 +140,13 @@ async def sit_down(
         early: list[bytes] = []
 
         def check_and_ask() -> tuple[GameProtocol, SignedMessage]:
-            return _ask(store, identity, opts, live, _check(live, path, want))
+            return _ask(store, identity, opts, live, _check(live, path, want), shows_plays(front))
 
         try:
             proto, sit = await _reading_on(conn, early, check_and_ask)
         finally:
             live.close()
-        for shown in seats if getattr(front, "shows_plays", True) else ():
+        for shown in seats if shows_plays(front) else ():
             await front.notify(shown)  # a person's screen names the seats
         await front.notify(Notice(f"The log so far audits sound: asking for seat {want}"))
         try:
@@ -240,7 +240,7 @@ def _check(live: LiveAudit, path: Path, seat: int) -> int:
 
 
 def _ask(store: DataDir, identity: Identity, opts: PeerOptions, live: LiveAudit,
-         player: int) -> tuple[GameProtocol, SignedMessage]:  # fmt: skip
+         player: int, views: bool) -> tuple[GameProtocol, SignedMessage]:  # fmt: skip
     """The newcomer's protocol on the audited log, its fresh secret saved, and its sit."""
     p = live.proto
     secret = secrets.token_bytes(32)
@@ -248,7 +248,7 @@ def _ask(store: DataDir, identity: Identity, opts: PeerOptions, live: LiveAudit,
     files.secrets.save({"secret": secret, "choices": {}})
     genesis = p.genesis
     assert genesis is not None
-    proto = GameProtocol(p.game_id, genesis.players[0].key, identity, secret)
+    proto = GameProtocol(p.game_id, genesis.players[0].key, identity, secret, views=views)
     files.log.unlink(missing_ok=True)
     proto.resume(p.entries)
     log = GameLog.open(files.log)  # the log the mesh peer goes on with

@@ -227,15 +227,21 @@ class WatchService:
         front: FrontEnd,
         config: WatchConfig = WatchConfig(),
         on_change: Callable[[int], None] | None = None,
+        *,
+        spool: Spool | None = None,
+        peers: Sequence[tuple[bytes, tuple[str, int]]] = (),
     ) -> None:
+        """``on_change`` hears the count of watchers; ``spool`` holds every entry ever logged,
+        in order (a cut keeps them: in a file for a real game); ``peers`` are the seats'
+        addresses, to answer a watcher whose node left."""
         self.front = front
         self.config = config
         self.on_change = on_change
         # A newcomer's sit from a watcher: whether the game took it for checking (SPEC 6.15).
+        # The game's runner takes them: it begins after the mesh, which admits watchers here.
         self.on_sit: Callable[[bytes], Awaitable[bool | None]] | None = None
-        self.peers: list[tuple[bytes, tuple[str, int]]] = []  # the seats' addresses, to answer
-        # every entry ever logged, in order (a cut keeps them): in a file for a real game
-        self.spool: Spool = MemorySpool()
+        self.peers = list(peers)
+        self.spool: Spool = spool if spool is not None else MemorySpool()
         self.watchers: list[_Watcher] = []
         self.refused = 0
         self._greeting = 0

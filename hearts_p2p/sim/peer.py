@@ -70,7 +70,7 @@ class SimPeer:
         w = self.world
         return GameProtocol(
             w.game_id, w.host_key, self.identity, self.secret, self.saved,
-            min_proof_rounds=w.proof_rounds,
+            min_proof_rounds=w.proof_rounds, views=False,
         )  # fmt: skip
 
     def _read(self, start: int, stop: int) -> list[bytes]:
@@ -78,7 +78,6 @@ class SimPeer:
 
     def _reset_shell(self, *, resuming: bool) -> None:
         n = self.world.n
-        self.protocol.views = False
         self._choosing = 0  # a decision's token; 0: none under way
         self._token = 0
         self._gone_since: dict[int, float] = {}

@@ -34,6 +34,7 @@ class Table(LocalTable):
         deal: int = 0,
         proof_rounds: int = TEST_PROOF_ROUNDS,
         window: Window | None = TIGHT,
+        views: bool = True,
     ) -> None:
         """``deal`` varies the players' secrets, and so every deal; ``seed`` the bots and the
         network's order; ``window`` how much of its log each protocol holds in memory."""
@@ -50,6 +51,7 @@ class Table(LocalTable):
             table_name="test table",
             proof_rounds=proof_rounds,
             window=window,
+            views=views,
         )
         self.proof_rounds = proof_rounds
 

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from unittest import mock
 
 import pytest
 
 from hearts_p2p.bots import make_bot
 from hearts_p2p.bots.botseat import BotSeat
-from hearts_p2p.game import Status
-from hearts_p2p.log import GameLog, SecretStore
-from hearts_p2p.node import GameRunner
+from hearts_p2p.cli.headless import ReportingSeat
+from hearts_p2p.frontend import shows_plays
+from hearts_p2p.game import GameProtocol, Status
 from hearts_p2p.rules import Rules
 
 from .table import Table
-from .test_runner import mesh
 
 
 def _play(views: bool) -> Table:
-    table = Table(Rules(target=10))
-    for p in table.protos:
-        p.views = views
+    table = Table(Rules(target=10), views=views)
     table.run()
     return table
 
@@ -46,12 +42,20 @@ class Screen:
         pass
 
 
-def test_the_runner_asks_for_views_only_for_a_front_end_that_shows_plays(tmp_path: Path) -> None:
-    table = Table(Rules())
-    links = mesh([i.public_key for i in table.ids])
-    fronts = [BotSeat(make_bot("heuristic", 0)), Screen()]
-    for i, front in enumerate(fronts):
-        log = GameLog.open(tmp_path / f"p{i}.log")
-        GameRunner(table.protos[i], links[i], front, log, SecretStore(tmp_path / f"p{i}.s"))
-        log.close()
-    assert [p.views for p in table.protos[:2]] == [False, True]
+def test_a_front_end_says_whether_it_shows_plays() -> None:
+    """The session asks it as it makes the game's protocol: a bot and a headless peer show
+    none, so their protocols make no view per play."""
+    assert shows_plays(BotSeat(make_bot("heuristic", 0))) is False
+    assert shows_plays(ReportingSeat(BotSeat(make_bot("random", 0)), "", None)) is False
+    assert shows_plays(Screen()) is True
+
+
+def test_the_shell_writes_nothing_into_the_core() -> None:
+    """Every property of the game core reads; the shell sets what it wants at construction."""
+    setters = [
+        name
+        for name, value in vars(GameProtocol).items()
+        if isinstance(value, property) and value.fset is not None
+    ]
+    assert setters == []
+    assert GameProtocol(b"g" * 16, b"k" * 32, views=False).views is False

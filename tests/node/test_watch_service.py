@@ -46,8 +46,8 @@ async def served() -> AsyncIterator[Served]:
     """A service taking every connection to a loopback port, as the mesh would hand them."""
     screen = Screen()
     counts: list[int] = []
-    service = WatchService(screen, WatchConfig(max_watchers=1, max_greeting=1, hello_timeout=1.0))
-    service.on_change = counts.append
+    config = WatchConfig(max_watchers=1, max_greeting=1, hello_timeout=1.0)
+    service = WatchService(screen, config, on_change=counts.append)
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
 
