@@ -744,12 +744,7 @@ class GameProtocol:
         """
         if self._s.count or self._s.outbox:
             raise ProtocolError("a game resumes into a fresh protocol only")
-        decoded: list[SignedMessage | None] = []
-        for raw in entries:
-            try:
-                decoded.append(decode_frame(raw))
-            except WireError:
-                decoded.append(None)
+        decoded = [_decoded(raw) for raw in entries]
         self._replay_own([m for m in decoded if m is not None])
         given = 0
         for msg in decoded:
@@ -765,6 +760,17 @@ class GameProtocol:
         pending |= {m.raw for m in out if (m.envelope.kind, m.envelope.prev) == (REJOIN, step.prev)}
         self.take_relays()  # what the log holds, the peers have: sync, not relays, catches up
         self._s.outbox = [m for m in out if m.raw in pending]
+        self._vote_again()
+        told: list[GameEvent] = []
+        told += [e for e in events if isinstance(e, SeatedRoster)][-1:]
+        view = self.view()
+        if view is not None and view.phase is not None:
+            told.append(HandStarted(view))
+        self._s.events = told
+
+    def _vote_again(self) -> None:
+        """Send again, and take, this peer's saved votes in the round under way: the same
+        bytes it may have sent before it stopped, never a second, different vote."""
         saved = self._s.choices.get(VOTE)
         if isinstance(saved, dict) and saved.get("prev") == self._s.step.prev:
             vote = decode_frame(saved["frame"])  # this peer's vote in the round under way
@@ -776,12 +782,6 @@ class GameProtocol:
                 vote = decode_frame(raw)  # its votes on a second seat in the round under way
                 self._s.outbox.append(vote)
                 self.receive(vote)
-        told: list[GameEvent] = []
-        told += [e for e in events if isinstance(e, SeatedRoster)][-1:]
-        view = self.view()
-        if view is not None and view.phase is not None:
-            told.append(HandStarted(view))
-        self._s.events = told
 
     def _replay_own(self, logged: list[SignedMessage]) -> None:
         """Replaying ``logged``, this peer takes its own parts and round messages from it, as
@@ -1092,29 +1092,12 @@ class GameProtocol:
         s.steps[step.prev] = StepRecord({p: m.raw for p, m in step.got.items()})
         for m in step.in_order():
             s.log(m, part=True)
-        r = s.round
-        if r is not None and r.prev == step.prev and r.state is RoundState.VOTING:
-            # A vote came before the seat's part did: the voter took that part only as a
-            # vote's evidence, so this peer answers it with the part, as for a late vote,
-            # unless it voted on that seat itself. A vote on another seat of the step stops
-            # none of it: the voters wait on this peer's word about each seat.
-            if s.me not in r.votes:
-                self._answer(step.prev, r.about)
-            self._answer_others(step, r)
-        if r is not None and r.prev == step.prev:
-            for seat in step.got.keys() & {r.about, *r.others}:
-                s.part_came(seat)
-
+        self._round_done(step)
         if nobody_made(step):
             no_lead(s, step)  # every player said the card was not its: one lied
         else:
             RULES[step.kind].advance(s, step)
-        for player in s.returned:  # numbers it signed under before it was taken over are void
-            self._future.pop(player, None)
-            self._seen = {k: v for k, v in self._seen.items() if k[0] != player}
-            self._dropped_words = {k: v for k, v in self._dropped_words.items() if k[0] != player}
-            s.numbers.pop(player, None)
-        s.returned = []
+        self._void_numbers(s)
         self._play_table()
         self._send_own()
         if self._early and self._s.genesis is not None:
@@ -1131,6 +1114,34 @@ class GameProtocol:
                     self._nolead(msg)
                 else:
                     self._takeover(msg)
+
+    def _round_done(self, step: Step) -> None:
+        """The step's round, as the step completes: its votes answered with the parts this
+        peer took, and the seats whose own part came noted (``GameState.part_came``)."""
+        s = self._s
+        r = s.round
+        if r is None or r.prev != step.prev:
+            return
+        if r.state is RoundState.VOTING:
+            # A vote came before the seat's part did: the voter took that part only as a
+            # vote's evidence, so this peer answers it with the part, as for a late vote,
+            # unless it voted on that seat itself. A vote on another seat of the step stops
+            # none of it: the voters wait on this peer's word about each seat.
+            if s.me not in r.votes:
+                self._answer(step.prev, r.about)
+            self._answer_others(step, r)
+        for seat in step.got.keys() & {r.about, *r.others}:
+            s.part_came(seat)
+
+    def _void_numbers(self, s: GameState) -> None:
+        """A seat back from the table: the numbers it signed under before it was taken over
+        are void, here as in the state."""
+        for player in s.returned:
+            self._future.pop(player, None)
+            self._seen = {k: v for k, v in self._seen.items() if k[0] != player}
+            self._dropped_words = {k: v for k, v in self._dropped_words.items() if k[0] != player}
+            s.numbers.pop(player, None)
+        s.returned = []
 
     # -- takeover ------------------------------------------------------------------------------
 
@@ -1657,6 +1668,14 @@ class GameProtocol:
         msg = self._s.sign(step.name, step.kind, body, step.prev)
         self._s.outbox.append(msg)
         self.receive(msg)
+
+
+def _decoded(raw: bytes) -> SignedMessage | None:
+    """A log entry's message; None for one that does not decode (the replay skips it)."""
+    try:
+        return decode_frame(raw)
+    except WireError:
+        return None
 
 
 def _round_key(sender: object, kind: str, prev: bytes, body: dict[str, Any]) -> tuple[Any, ...]:
