@@ -32,7 +32,15 @@ from unittest import mock
 
 import hearts_p2p.deck.seat as deck_seat
 from hearts_p2p.audit import audit_log
-from hearts_p2p.cards import CARDS, HEARTS_MASK, JACK_DIAMONDS, QUEEN_SPADES, TEN_CLUBS, cards_of
+from hearts_p2p.cards import (
+    ACE_HEARTS,
+    CARDS,
+    HEARTS_MASK,
+    JACK_DIAMONDS,
+    QUEEN_SPADES,
+    TEN_CLUBS,
+    cards_of,
+)
 from hearts_p2p.chain import GENESIS_HEAD, chain
 from hearts_p2p.deck import SeatDeck
 from hearts_p2p.deck.passbox import seal_box
@@ -44,6 +52,7 @@ from hearts_p2p.engine import (
     HandPhase,
     PlayCard,
     SeatView,
+    gongzhu_points,
 )
 from hearts_p2p.engine.hand import HandState
 from hearts_p2p.game import GameProtocol, Genesis, HandRecord, Player, Status, StepKind
@@ -758,6 +767,155 @@ def gongzhu_vectors() -> dict[str, tuple[str, bytes]]:
     return out
 
 
+def holding_back(card: int) -> Policy:
+    """Every seat exposes all it may but ``card``; then it plays its lowest legal card. With
+    every exposable card dealt, three are exposed and, under 逼明, the fourth is forced out."""
+
+    def choose(seat: int, view: SeatView) -> Action:
+        if view.phase is HandPhase.EXPOSE:
+            kept = [a for a in view.legal if isinstance(a, Expose) and card not in a.cards]
+            return max(kept or view.legal, key=lambda a: len(getattr(a, "cards", ())))
+        return lowest(seat, view)
+
+    return choose
+
+
+def _exposed(protos: list[GameProtocol], replay: HandState, leaving: int = 0) -> str:
+    """Who exposed what in a hand, by name, but the cards of ``leaving``."""
+    shown = [
+        f"{_name_at(protos, seat)} {' '.join(str(CARDS[c]) for c in cards_of(mask & ~leaving))}"
+        for seat, mask in enumerate(replay.exposures)
+        if mask and mask & ~leaving
+    ]
+    return ", ".join(shown) or "nothing"
+
+
+def _points(replay: HandState) -> list[int]:
+    assert replay.result is not None
+    return list(replay.result.points)
+
+
+def _scored(rules: Rules, replay: HandState, exposed: int) -> list[int]:
+    """What the cards each seat took in ``replay`` would score under ``rules`` with ``exposed``
+    (the figure an option's vector is compared with)."""
+    return [gongzhu_points(rules, taken, exposed) for taken in replay.taken]
+
+
+def _off_colour_wins(replay: HandState) -> list[int]:
+    """The tricks (1-based) taken by a card off the led suit's colour (同色垫牌)."""
+    won = []
+    for k, trick in enumerate(replay.tricks, 1):
+        led = trick.cards[0] // 13 % 2  # clubs and spades 0 (black), diamonds and hearts 1
+        off = [i for i, c in enumerate(trick.cards) if c // 13 % 2 != led]
+        if off and trick.winner == trick.seat_of(off[0], replay.n):
+            won.append(k)
+    return won
+
+
+def _one_hand(rules: Rules, policy: Policy = lowest) -> tuple[list[GameProtocol], HandRecord]:
+    """A one-hand Gong Zhu game (salt gz0) and its hand as the end-of-hand audit found it."""
+    records: list[HandRecord] = []
+    protos = play(rules=rules, salt=b"gz0", policy=policy, records=records)
+    (record,) = records
+    return protos, record
+
+
+def gongzhu_rule_vectors() -> dict[str, tuple[str, bytes]]:
+    """Honest Gong Zhu games, one per option (salt gz0: with 4 players, gongzhu.log's deal);
+    each about states the figures that show the option at work."""
+    out: dict[str, tuple[str, bytes]] = {}
+    ace = int(ACE_HEARTS)
+    rules = dataclasses.replace(GONGZHU, force_fourth=True)
+    protos, record = _one_hand(rules, holding_back(ace))
+    replay = record.replay
+    envs = [decode_frame(e).envelope for e in protos[0].entries]
+    (fourth,) = [e for e in envs if e.kind == "expose_fourth"]
+    holder = protos[0].seat_of[fourth.sender]
+    assert record.held[holder] >> ace & 1 and replay.exposed == EXPOSABLE_MASK
+    taker = next(s for s, t in enumerate(replay.taken) if t >> ace & 1)
+    hidden = _scored(rules, replay, EXPOSABLE_MASK & ~(1 << ace))
+    assert hidden[taker] != _points(replay)[taker]
+    out["gongzhu_force_fourth.log"] = (
+        f"逼明 (force_fourth), to −1 (salt gz0; every seat exposes all it may but A♥): the expose "
+        f"step shows three cards ({_exposed(protos, replay, 1 << ace)}), so "
+        f"{NAMES[fourth.sender]} (seat {holder}), holding A♥, shows it in the "
+        f"expose_fourth step; seat {taker} takes A♥ and its hearts count double: points "
+        f"{_points(replay)} (with A♥ left hidden {hidden})",
+        log_bytes(finished(protos, 1)),
+    )
+    rules = dataclasses.replace(GONGZHU, expose_all_but_sheep=True)
+    protos, record = _one_hand(rules)
+    replay = record.replay
+    sheep = next(s for s, h in enumerate(record.held) if h >> JACK_DIAMONDS & 1)
+    assert replay.exposed == EXPOSABLE_MASK & ~(1 << JACK_DIAMONDS)
+    bare = _scored(rules, replay, 0)
+    assert bare != _points(replay)
+    out["gongzhu_expose_all_but_sheep.log"] = (
+        f"除羊全亮 (expose_all_but_sheep), to −1 (salt gz0; no seat exposes more than it must): "
+        f"Q♠ 10♣ A♥ are exposed ({_exposed(protos, replay)}) and J♦ is not, though seat "
+        f"{sheep} ({_name_at(protos, sheep)}) holds it: points {_points(replay)} (with nothing "
+        f"exposed {bare})",
+        log_bytes(finished(protos, 1)),
+    )
+    rules = dataclasses.replace(GONGZHU, hearts_by_rank=True)
+    protos, record = _one_hand(rules)
+    replay = record.replay
+    plain = _scored(GONGZHU, replay, replay.exposed)
+    assert plain != _points(replay)
+    out["gongzhu_hearts_by_rank.log"] = (
+        f"按点计分 (hearts_by_rank), to −1 (salt gz0): 2♥ 3♥ score −2 −3, 4♥ −10, 5♥ to 9♥ minus "
+        f"their rank: points {_points(replay)} (the same tricks score {plain} without the "
+        "option)",
+        log_bytes(finished(protos, 1)),
+    )
+    rules = dataclasses.replace(GONGZHU, same_colour_discard=True)
+    protos, record = _one_hand(rules)
+    replay = record.replay
+    won = _off_colour_wins(replay)
+    assert won
+    trick = replay.tricks[won[0] - 1]
+    discard = CARDS[trick.cards[(trick.winner - trick.leader) % replay.n]]
+    out["gongzhu_same_colour_discard.log"] = (
+        f"同色垫牌 (same_colour_discard), to −1 (salt gz0): tricks {won} are taken by the first "
+        f"card off the led suit's colour; in trick {won[0]} "
+        f"({' '.join(str(CARDS[c]) for c in trick.cards)}, seat {trick.leader} leading) seat "
+        f"{trick.winner} discards {discard} and takes it; points {_points(replay)}",
+        log_bytes(finished(protos, 1)),
+    )
+    rules = dataclasses.replace(GONGZHU, partners=True)
+    protos = play(rules=rules, salt=b"gz0")
+    game = protos[0].game
+    assert game is not None and game.result is not None
+    results, winners = game.result.results, list(game.result.winners)
+    alone = [s for s in range(4) if results[s] > 0]
+    assert winners != alone
+    out["gongzhu_partners.log"] = (
+        f"打对家 (partners), to −1 (salt gz0): results {list(results)}; seats 0 and 2 add up to "
+        f"{results[0] + results[2]}, seats 1 and 3 to {results[1] + results[3]}, so the winners "
+        f"are seats {winners} (alone, the seats with a positive result would be {alone})",
+        log_bytes(finished(protos, 1)),
+    )
+    rules = dataclasses.replace(GONGZHU, players=5)
+    records: list[HandRecord] = []
+    protos = play(rules=rules, salt=b"gz0", records=records)
+    game = protos[0].game
+    assert game is not None and game.result is not None
+    firsts = [r.replay.tricks[0] for r in records]
+    assert all(t.leader == (r.replay.dealer + 1) % 5 for r, t in zip(records, firsts, strict=True))
+    leads = "; ".join(
+        f"hand {r.number}: seat {t.leader} leads {CARDS[t.cards[0]]}"
+        for r, t in zip(records, firsts, strict=True)
+    )
+    out["gongzhu_5_players.log"] = (
+        f"Gong Zhu, 5 players, to −1 (salt gz0): no 2♣ or 2♦ is dealt, so the dealer's left "
+        f"leads the first trick ({leads}); hand 1 scores {_points(records[0].replay)}, no total "
+        f"at −1, so hand 2 is played: totals {list(game.totals)}, results "
+        f"{list(game.result.results)} (5 × total − Σ), winners {list(game.result.winners)}",
+        log_bytes(finished(protos, len(records))),
+    )
+    return out
+
+
 def _first_leader() -> int:
     """The player who leads 2♣ in hand 1 of the valid game."""
     envs = [decode_frame(e).envelope for e in play()[0].entries]
@@ -952,6 +1110,7 @@ GROUPS: dict[str, Callable[[], dict[str, tuple[str, bytes]]]] = {
     "rules": rule_vectors,
     "stops": stop_vectors,
     "gongzhu": gongzhu_vectors,
+    "gongzhu_rules": gongzhu_rule_vectors,
 }
 
 

@@ -50,6 +50,14 @@ VECTOR_NAMES: dict[str, tuple[str, ...]] = {
         "gongzhu_missed_exposure.log",
         "hearts_claim.log",
     ),
+    "gongzhu_rules": (
+        "gongzhu_5_players.log",
+        "gongzhu_expose_all_but_sheep.log",
+        "gongzhu_force_fourth.log",
+        "gongzhu_hearts_by_rank.log",
+        "gongzhu_partners.log",
+        "gongzhu_same_colour_discard.log",
+    ),
     "rules": (
         "3_players.log",
         "5_players.log",
@@ -100,6 +108,12 @@ HONEST = {
     "gongzhu_claim.log",
     "gongzhu_claim_refused.log",
     "hearts_claim.log",
+    "gongzhu_force_fourth.log",
+    "gongzhu_expose_all_but_sheep.log",
+    "gongzhu_hearts_by_rank.log",
+    "gongzhu_same_colour_discard.log",
+    "gongzhu_partners.log",
+    "gongzhu_5_players.log",
 }
 STOPPED = {
     "renege_caught.log",
@@ -291,6 +305,156 @@ def test_the_gongzhu_vectors_show_their_exposures_and_cheats() -> None:
     missed = EXPECTED["gongzhu_missed_exposure.log"]["abort"]
     assert missed["blamed"].endswith("(cat)")
     assert missed["reason"].startswith("hand 1, the exposure: you must expose ")
+
+
+def _rules(name: str) -> dict[str, Any]:
+    """The rules map of a vector's genesis."""
+    rules: dict[str, Any] = decode_frame(read_log(DIR / name).entries[0]).envelope.body["rules"]
+    return rules
+
+
+def spec_gongzhu_points(taken: list[str], exposed: set[str], by_rank: bool) -> int:
+    """SPEC 2.9's score of the cards a seat took, from card names alone."""
+    scoring = [c for c in taken if c.endswith("♥") or c in ("Q♠", "J♦", "10♣")]
+    if not scoring:
+        return 0
+    hearts = [c[:-1] for c in taken if c.endswith("♥")]
+    values = {"J": -20, "Q": -30, "K": -40, "A": -50}
+    if by_rank:
+        values |= {str(r): -r for r in range(2, 11)} | {"4": -10}
+    else:
+        values |= {str(r): (0 if r < 5 else -10) for r in range(2, 11)}
+    h = 200 if len(hearts) == 13 else sum(values[r] for r in hearts)
+    score = h * (2 if "A♥" in exposed else 1)
+    if "Q♠" in taken:
+        score += (100 if len(scoring) == 16 else -100) * (2 if "Q♠" in exposed else 1)
+    if "J♦" in taken:
+        score += 100 * (2 if "J♦" in exposed else 1)
+    if "10♣" in taken:
+        f = 4 if "10♣" in exposed else 2
+        score = 25 * f if scoring == ["10♣"] else score * f
+    return score
+
+
+def spec_trick_winner(cards: list[str], same_colour: bool) -> int:
+    """SPEC 2.9's winner of a trick, as an index into its cards in play order."""
+    order = "23456789TJQKA"
+    suit = [c[-1] for c in cards]
+    if same_colour:
+        colour = {"♣": 0, "♠": 0, "♦": 1, "♥": 1}
+        off = [i for i, s in enumerate(suit) if colour[s] != colour[suit[0]]]
+        if off:
+            return off[0]
+    led = [i for i, s in enumerate(suit) if s == suit[0]]
+    return max(led, key=lambda i: order.index(cards[i][:-1].replace("10", "T")))
+
+
+def spec_gongzhu_legal(
+    held: set[str], trick: list[str], led: set[str], exposed: set[str]
+) -> set[str]:
+    """SPEC 2.9's legal plays from ``held`` with ``trick`` the cards played to the trick so far
+    and ``led`` the suits led in earlier tricks (the first lead of a four-player hand apart)."""
+    if trick:
+        suit = trick[0][-1]
+        follow = {c for c in held if c[-1] == suit}
+        if not follow:
+            return held
+        return (follow - exposed if suit not in led else follow) or follow
+    return {
+        c
+        for c in held
+        if not (c in exposed and c[-1] not in led and any(o[-1] == c[-1] for o in held - {c}))
+    }
+
+
+GONGZHU_PLAYED_OUT = sorted(
+    {"gongzhu.log", "gongzhu_all_hearts.log", "gongzhu_claim_refused.log"}
+    | set(VECTOR_NAMES["gongzhu_rules"])
+)
+
+
+@pytest.mark.parametrize("name", GONGZHU_PLAYED_OUT)
+def test_the_gongzhu_vectors_play_and_score_as_the_spec_says(name: str) -> None:
+    """Every play's legality, every trick's winner, every score, total, result and the winners
+    of each finished Gong Zhu vector without a claim, worked out again from SPEC 2.9 and the
+    cards alone (a seat's hand is the cards it plays: no pass, no claim)."""
+    rules, got = _rules(name), report(name)
+    n = rules["players"]
+    totals = [0] * n
+    for hand in got["hands"]:
+        exposed = {c for cards in hand["exposed"] for c in cards}
+        held = [{p["card"] for t in hand["tricks"] for p in t["plays"] if p["seat"] == s}
+                for s in range(n)]  # fmt: skip
+        led: set[str] = set()
+        first = hand["tricks"][0]
+        if n == 4:
+            assert first["plays"][0]["card"] == "2♣"
+        else:
+            assert first["leader"] == (hand["dealer"] + 1) % n
+        taken: list[list[str]] = [[] for _ in range(n)]
+        for trick in hand["tricks"]:
+            cards = [p["card"] for p in trick["plays"]]
+            for i, play in enumerate(trick["plays"]):
+                if trick is not first or i > 0 or n != 4:
+                    legal = spec_gongzhu_legal(held[play["seat"]], cards[:i], led, exposed)
+                    assert play["card"] in legal, (trick, i)
+                held[play["seat"]].remove(play["card"])
+            led.add(cards[0][-1])
+            winner = spec_trick_winner(cards, rules["same_colour_discard"])
+            assert trick["winner"] == trick["plays"][winner]["seat"]
+            taken[trick["winner"]] += cards
+        assert len(hand["tricks"]) == 52 // n and "claimed" not in hand
+        points = [spec_gongzhu_points(t, exposed, rules["hearts_by_rank"]) for t in taken]
+        assert hand["points"] == points
+        totals = [a + b for a, b in zip(totals, points, strict=True)]
+        assert hand["totals"] == totals
+    results = [n * t - sum(totals) for t in totals]
+    assert got["totals"] == totals and got["results"] == results
+    if rules["partners"]:
+        winners = [s for s in range(n) if results[s] + results[(s + 2) % n] > 0]
+    else:
+        winners = [s for s in range(n) if results[s] > 0]
+    assert got["winners"] == winners and min(totals) <= -rules["limit"]
+
+
+def test_the_gongzhu_option_vectors_show_their_options() -> None:
+    """Each option's vector shows it at work: the step, the exposure, the score or the winner
+    that only that option gives."""
+    # 逼明: three exposed in the expose step, the fourth by its holder in expose_fourth.
+    envs = [decode_frame(e).envelope for e in read_log(DIR / "gongzhu_force_fourth.log").entries]
+    shown = {e.sender: len(e.body["cards"]) for e in envs if e.kind == "expose"}
+    (fourth,) = [e for e in envs if e.kind == "expose_fourth"]
+    assert sum(shown.values()) == 3 and len(fourth.body["cards"]) == 1
+    (hand,) = report("gongzhu_force_fourth.log")["hands"]
+    seat = next(s["seat"] for s in report("gongzhu_force_fourth.log")["players"]
+                if s["player"] == fourth.sender)  # fmt: skip
+    assert "A♥" in hand["exposed"][seat]
+    assert sorted(c for cards in hand["exposed"] for c in cards) == ["10♣", "A♥", "J♦", "Q♠"]
+    # 除羊全亮: Q♠ 10♣ A♥ exposed by seats that expose no more than they must; J♦ never.
+    (hand,) = report("gongzhu_expose_all_but_sheep.log")["hands"]
+    assert sorted(c for cards in hand["exposed"] for c in cards) == ["10♣", "A♥", "Q♠"]
+    # 按点计分: the same tricks would score otherwise without it.
+    (hand,) = report("gongzhu_hearts_by_rank.log")["hands"]
+    taken = [[p["card"] for t in hand["tricks"] if t["winner"] == s for p in t["plays"]]
+             for s in range(4)]  # fmt: skip
+    plain = [spec_gongzhu_points(t, set(), by_rank=False) for t in taken]
+    assert hand["points"] != plain
+    # 同色垫牌: a trick taken by a card off the led colour, over a higher card of the led suit.
+    (hand,) = report("gongzhu_same_colour_discard.log")["hands"]
+    won = [t for t in hand["tricks"]
+           if spec_trick_winner([p["card"] for p in t["plays"]], same_colour=False)
+           != spec_trick_winner([p["card"] for p in t["plays"]], same_colour=True)]  # fmt: skip
+    assert won
+    # 打对家: a seat with a positive result loses with its partner.
+    partners = report("gongzhu_partners.log")
+    assert partners["winners"] != [s for s, r in enumerate(partners["results"]) if r > 0]
+    # 5 players: no 2♣ 2♦; the dealer's left leads the first trick of each hand.
+    five = report("gongzhu_5_players.log")
+    assert len(five["players"]) == 5 and len(five["hands"]) >= 2
+    for hand in five["hands"]:
+        cards = {p["card"] for t in hand["tricks"] for p in t["plays"]}
+        assert len(cards) == 50 and not cards & {"2♣", "2♦"}
+        assert hand["tricks"][0]["leader"] == (hand["dealer"] + 1) % 5
 
 
 def test_the_claim_vectors_end_hands_early_or_play_on() -> None:
