@@ -60,7 +60,7 @@ from hearts_p2p.game.abort import ONE_STEP
 from hearts_p2p.game.rollcall import sign_nolead
 from hearts_p2p.identity import Identity
 from hearts_p2p.log import MAGIC
-from hearts_p2p.rules import GameKind, Moon, Rules, Ties
+from hearts_p2p.rules import GameKind, Moon, OpenSeats, Rules, Ties
 from hearts_p2p.wire import Envelope, SignedMessage, decode_frame, encode_message, pack
 
 DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "log"
@@ -76,6 +76,9 @@ Chooser = Callable[[int, GameProtocol], bool]
 Policy = Callable[[int, SeatView], Action]
 # What goes out when player i sends a message: the messages every other peer receives.
 Tamper = Callable[[int, SignedMessage], list[SignedMessage]]
+# A newcomer's arrival: given every peer's protocol while nothing is in flight, it may put a new
+# peer, caught up from the log, in a player's place, and returns whether it did.
+Arrival = Callable[[list[GameProtocol]], bool]
 
 
 def identities(players: int = 4) -> list[Identity]:
@@ -102,6 +105,7 @@ def play(
     policy: Policy = lowest,
     tamper: Tamper | None = None,
     records: list[HandRecord] | None = None,
+    arrive: Arrival | None = None,
 ) -> list[GameProtocol]:
     """A whole game among in-memory peers; returns every peer's protocol. ``records`` gets
     player 0's end-of-hand record of every hand (the true deal and passes)."""
@@ -127,6 +131,8 @@ def play(
         if queue:
             j, m = queue.popleft()
             protos[j].receive(m)
+            continue
+        if arrive is not None and arrive(protos):
             continue
         acted = False
         for i, p in enumerate(protos):
@@ -359,6 +365,47 @@ def comes_back(player: int, step: str) -> tuple[Chooser, Tamper]:
         return [] if i == player and silent and not taken else [m]
 
     return choose, tamper
+
+
+NEWCOMER = "gus"  # player 6 of the naming scheme: seed 0xA6 and secret 0xB6, 32 bytes each
+
+
+def sits_down(player: int, step: str) -> tuple[Chooser, Tamper, Arrival]:
+    """``player`` goes silent from ``step`` on, for good; every other peer's clock runs out on
+    it and the table takes its seat over. Then a newcomer, caught up from player 0's log and
+    the step under way (as a sync does), takes the dead peer's place on the network and asks
+    for the seat (SPEC 6.15)."""
+    silent: list[bool] = []
+    came: list[GameProtocol] = []
+
+    def choose(i: int, p: GameProtocol) -> bool:
+        if i == player and p.step.name == step:
+            silent.append(True)
+        if i == player or not silent or came or p.status is not Status.RUNNING:
+            return False  # the clocks stop once the newcomer is there: it acts in its turn
+        if player in p.table_seats or player not in p.waiting_for():
+            return False
+        p.give_up_on(player, 120)
+        return True
+
+    def tamper(i: int, m: SignedMessage) -> list[SignedMessage]:
+        return [] if i == player and silent and not came else [m]
+
+    def arrive(protos: list[GameProtocol]) -> bool:
+        if came or not all(player in p.table_seats for i, p in enumerate(protos) if i != player):
+            return False
+        me = Identity.from_seed(bytes([0xA6]) * 32)
+        new = GameProtocol(GAME_ID, protos[0].host_key, me, secret=bytes([0xB6]) * 32)
+        for raw in protos[0].entries:
+            new.receive(decode_frame(raw))
+        for m in protos[0].pending():
+            new.receive(m)
+        new.ask_seat(player, NEWCOMER, True)
+        protos[player] = new
+        came.append(new)
+        return True
+
+    return choose, tamper, arrive
 
 
 def says_nolead(cheater: int) -> Chooser:
@@ -1026,6 +1073,35 @@ def stop_vectors() -> dict[str, tuple[str, bytes]]:
     return out
 
 
+def newcomer_vectors() -> dict[str, tuple[str, bytes]]:
+    """A seat the table plays goes to a newcomer, through the sit of SPEC 6.15."""
+    choose, tamper, arrive = sits_down(CHEATER, "play.5")
+    rules = Rules(target=40, open_seats=OpenSeats.ANYONE)
+    protos = play(choose, tamper=tamper, arrive=arrive, rules=rules)
+    entries = finished(protos, protos[0].game.number if protos[0].game else 0)
+    assert len({tuple(p.entries) for p in protos}) == 1  # the newcomer's log too
+    assert protos[CHEATER].holders[CHEATER].name == NEWCOMER
+    envs = [decode_frame(e).envelope for e in entries]
+    seats = next(e for e in envs if e.kind == "seats")
+    (carried,) = {decode_frame(raw).envelope.kind for raw in seats.body["reclaims"]}
+    assert carried == "sit"
+    hands = protos[0].game.number if protos[0].game else 0
+    return {
+        "sit.log": (
+            f"a game to 40 points whose rules let anyone take an open seat: {NAMES[CHEATER]} "
+            f"goes silent at play.5 of hand 1 and the table takes its seat over; a newcomer, "
+            f"{NEWCOMER} (seed 0xA6, secret 0xB6), follows the game from {NAMES[0]}'s log and "
+            f"signs a sit for {NAMES[CHEATER]}'s seat for hand {seats.hand}; the others carry it "
+            "in their seats messages, each escrows a fresh secret in rekey, the newcomer's rejoin "
+            "(signed by its own key) is carried in welcome and every box opens, so from hand "
+            f"{seats.hand} on {NEWCOMER} holds player {CHEATER} (seat "
+            f"{protos[0].seat_of[CHEATER]}) and signs for it, to the end of hand {hands}; "
+            f"{NAMES[0]}'s log, the same as every peer's, the newcomer's included",
+            log_bytes(entries),
+        )
+    }
+
+
 def _claims(protos: list[GameProtocol]) -> str:
     """Who claimed, at which step, in player 0's log."""
     envs = [decode_frame(e).envelope for e in protos[0].entries]
@@ -1111,6 +1187,7 @@ GROUPS: dict[str, Callable[[], dict[str, tuple[str, bytes]]]] = {
     "stops": stop_vectors,
     "gongzhu": gongzhu_vectors,
     "gongzhu_rules": gongzhu_rule_vectors,
+    "newcomer": newcomer_vectors,
 }
 
 

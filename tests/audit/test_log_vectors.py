@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from hearts_p2p.audit import audit_log
 from hearts_p2p.cli.audit import EXIT_INVALID, EXIT_VALID, run_audit
+from hearts_p2p.identity import Identity
 from hearts_p2p.log import read_log
 from hearts_p2p.wire import decode_frame
 
@@ -58,6 +59,7 @@ VECTOR_NAMES: dict[str, tuple[str, ...]] = {
         "gongzhu_partners.log",
         "gongzhu_same_colour_discard.log",
     ),
+    "newcomer": ("sit.log",),
     "rules": (
         "3_players.log",
         "5_players.log",
@@ -114,6 +116,7 @@ HONEST = {
     "gongzhu_same_colour_discard.log",
     "gongzhu_partners.log",
     "gongzhu_5_players.log",
+    "sit.log",
 }
 STOPPED = {
     "renege_caught.log",
@@ -455,6 +458,35 @@ def test_the_gongzhu_option_vectors_show_their_options() -> None:
         cards = {p["card"] for t in hand["tricks"] for p in t["plays"]}
         assert len(cards) == 50 and not cards & {"2♣", "2♦"}
         assert hand["tricks"][0]["leader"] == (hand["dealer"] + 1) % 5
+
+
+def test_a_newcomer_sits_in_a_seat_the_table_plays() -> None:
+    """sit.log: the newcomer's sit, signed by its own key, is carried in every seats part;
+    its rejoin, signed by the same key, in every welcome; from then on that player's messages
+    verify under the newcomer's key only, and the audit lists the sit."""
+    gus = Identity.from_seed(bytes([0xA6]) * 32).public_key
+    msgs = [decode_frame(e) for e in read_log(DIR / "sit.log").entries]
+    cat = msgs[0].envelope.body["players"][2]["key"]
+    seats = [m.envelope for m in msgs if m.envelope.kind == "seats"]
+    sits = {raw for env in seats for raw in env.body["reclaims"]}
+    (sit,) = [decode_frame(raw) for raw in sits]
+    assert (sit.envelope.kind, sit.envelope.sender) == ("sit", 2) and sit.verify(gus)
+    assert sit.envelope.body["key"] == gus and sit.envelope.body["name"] == "gus"
+    welcome = [m.envelope for m in msgs if m.envelope.kind == "welcome"]
+    rejoins = {env.body["rejoin"] for env in welcome}
+    (rejoin,) = [decode_frame(raw) for raw in rejoins]
+    assert rejoin.envelope.kind == "rejoin" and rejoin.verify(gus) and not rejoin.verify(cat)
+    last = max(i for i, m in enumerate(msgs) if m.envelope.kind == "welcome")
+    before = [m for m in msgs[:last] if m.envelope.sender == 2]
+    after = [m for m in msgs[last:] if m.envelope.sender == 2]
+    assert before and all(m.verify(cat) for m in before)
+    assert {m.envelope.kind for m in after} >= {"shuffle", "play", "reveal", "end"}
+    assert all(m.verify(gus) and not m.verify(cat) for m in after)
+    got = report("sit.log")
+    assert [(t["name"], t["hand"], t["ending"]) for t in got["takeovers"]] == [("cat", 1, "gone")]
+    assert [(s["name"], s["was"], s["hand"], s["taken"]) for s in got["sits"]] == [
+        ("gus", "cat", sit.envelope.hand, True)
+    ]
 
 
 def test_the_claim_vectors_end_hands_early_or_play_on() -> None:
