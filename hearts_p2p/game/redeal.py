@@ -46,18 +46,8 @@ def open_seats(s: GameState, seats: tuple[int, ...]) -> None:
     s.log_round(votes)
     s.round = None
     step, number = s.step, s.hand_now  # the hand in play, also in a step of the next deck
-    hand = s.game.hand
-    playing = hand is not None and hand.number == number and hand.phase is HandPhase.PLAYING
-    trick = len(hand.tricks) + 1 if hand is not None and playing else None
     names = tuple(s.genesis.players[p].name for p in seats)
-    for p in seats:
-        secret = open_secret(s.game_id, p)
-        s.table[p] = TableSeat(p, secret, number, step.name, endings[p], open=True)
-        s.dh[p] = pass_public_key(secret)
-        if p == s.me:
-            s.secret = secret  # its own peer, still there, follows the table's seat alike
-        name = names[seats.index(p)]
-        s.events.append(SeatTakenOver(s.seat_of[p], name, endings[p], number, trick))
+    _open(s, seats, endings, names)
     if step.kind in _NO_HAND:
         show_table(s)
         return  # between hands, or the closing totals: the table computes their parts
@@ -72,3 +62,21 @@ def open_seats(s: GameState, seats: tuple[int, ...]) -> None:
         return
     s.events.append(HandVoided(number, at, names, number + 1))
     start_hand(s)
+
+
+def _open(
+    s: GameState, seats: tuple[int, ...], endings: dict[int, str], names: tuple[str, ...]
+) -> None:
+    """The table takes each of ``seats`` over with its public stand-in secret, and says so."""
+    assert s.game is not None
+    step, number = s.step, s.hand_now
+    hand = s.game.hand
+    playing = hand is not None and hand.number == number and hand.phase is HandPhase.PLAYING
+    trick = len(hand.tricks) + 1 if hand is not None and playing else None
+    for p, name in zip(seats, names, strict=True):
+        secret = open_secret(s.game_id, p)
+        s.table[p] = TableSeat(p, secret, number, step.name, endings[p], open=True)
+        s.dh[p] = pass_public_key(secret)
+        if p == s.me:
+            s.secret = secret  # its own peer, still there, follows the table's seat alike
+        s.events.append(SeatTakenOver(s.seat_of[p], name, endings[p], number, trick))

@@ -338,12 +338,7 @@ def _after_welcome(s: GameState, done: Step) -> None:
     r = s.rekeying
     assert r is not None and s.genesis is not None
     player = r.offer.player
-    parts = {p: done.parsed[p] for p in done.senders if p not in done.table}
-    welcomes = [(p, part) for p, part in parts.items() if isinstance(part, tuple)]
-    carried = {part[0] for _, part in welcomes}
-    # Who kept the return off: a sender that said a box to it is bad, or that carried no rejoin
-    # while another did (when none came at all, nobody refused: it never answered).
-    refusers = {p for p, (rejoin, bad) in welcomes if bad or (rejoin is None and carried != {None})}
+    carried, refusers = _welcomed(done)
     parsed = _carried(s, next(iter(carried))) if len(carried) == 1 else None
     if parsed is not None and parsed[1]:
         refusers.add(player)  # a box sealed to the returner does not open
@@ -363,6 +358,17 @@ def _after_welcome(s: GameState, done: Step) -> None:
             s.events.append(SeatReclaimed(s.seat_of[player], name, done.hand))
     s.rekeying = None
     start_hand(s)
+
+
+def _welcomed(done: Step) -> tuple[set[bytes | None], set[int]]:
+    """The rejoins the ``welcome`` parts carried (alike if one, or None), and who kept the
+    return off: a sender that said a box to it is bad, or that carried no rejoin while another
+    did (when none came at all, nobody refused: it never answered)."""
+    parts = {p: done.parsed[p] for p in done.senders if p not in done.table}
+    welcomes = [(p, part) for p, part in parts.items() if isinstance(part, tuple)]
+    carried = {part[0] for _, part in welcomes}
+    refusers = {p for p, (rejoin, bad) in welcomes if bad or (rejoin is None and carried != {None})}
+    return carried, refusers
 
 
 def _switch(s: GameState, r: Rekeying, escrow: dict[int, EscrowEntry], seq: int) -> None:

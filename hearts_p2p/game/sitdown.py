@@ -20,6 +20,8 @@ the key schedule (``GameState.holders``) every peer and the audit read from the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..identity import PUBLIC_KEY_BYTES, fingerprint
 from ..rules import OpenSeats
 from ..wire import (
@@ -111,30 +113,49 @@ def _parse(s: GameState, msg: SignedMessage, hand: int) -> Offer | None:
     It is for ``hand`` exactly (a sit of another hand or game is refused), chained to this log,
     under the seat's next number but one, by a key that holds no seat now."""
     env, body = msg.envelope, msg.envelope.body
-    player = env.sender
-    if s.genesis is None or open_rule(s) is OpenSeats.NO or env.game_id != s.game_id:
-        return None
-    if (env.kind, env.step, env.hand) != (SIT, SIT, hand) or env.prev not in s.index:
-        return None
-    if player not in s.table or s.table[player].open or s.rekeying is not None:
-        return None
-    if env.seq != s.next_seq.get(player, 0) + 1 or set(body) != {"key", "name", "bot", "dh"}:
+    if not _for_here(s, env, hand) or not _well_formed(body):
         return None
     key, name, bot, dh = body["key"], body["name"], body["bot"], body["dh"]
-    if not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES or not isinstance(bot, bool):
-        return None
-    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
-        return None
-    seated = {s.holder(p).key for p in s.everyone()} | {p.key for p in s.genesis.players}
-    if key in seated:
-        return None  # a seated player asking a second seat, or a leaver (it reclaims)
-    if not usable_pass_key(dh) or dh in {s.pass_key_of(p) for p in s.everyone()}:
+    if not _new_keys(s, key, dh):
         return None
     if msg.raw != pack([msg.envelope_bytes, msg.signature]):
         return None
     if msg.raw not in s.signed and not msg.verify(key):
         return None
-    return Offer(player, env.seq, dh, msg.raw, Player(name, key, dh, bot))
+    return Offer(env.sender, env.seq, dh, msg.raw, Player(name, key, dh, bot))
+
+
+def _for_here(s: GameState, env: Envelope, hand: int) -> bool:
+    """Whether a sit's envelope is for this game's ``hand``, chained to this log, for a seat
+    the table plays that is open to a newcomer now, under the seat's next number but one."""
+    player = env.sender
+    if s.genesis is None or open_rule(s) is OpenSeats.NO or env.game_id != s.game_id:
+        return False
+    if (env.kind, env.step, env.hand) != (SIT, SIT, hand) or env.prev not in s.index:
+        return False
+    if player not in s.table or s.table[player].open or s.rekeying is not None:
+        return False
+    return env.seq == s.next_seq.get(player, 0) + 1
+
+
+def _well_formed(body: dict[str, Any]) -> bool:
+    """Whether a sit's body holds a key, a name, a bot flag and a pass key, of their types."""
+    if set(body) != {"key", "name", "bot", "dh"}:
+        return False
+    key, name, bot = body["key"], body["name"], body["bot"]
+    if not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES or not isinstance(bot, bool):
+        return False
+    return isinstance(name, str) and 0 < len(name) <= MAX_NAME
+
+
+def _new_keys(s: GameState, key: bytes, dh: object) -> bool:
+    """Whether a sit's keys are a newcomer's: its key holds no seat and was never seated (a
+    seated player asking a second seat, or a leaver, which reclaims), its pass key no one's."""
+    assert s.genesis is not None
+    seated = {s.holder(p).key for p in s.everyone()} | {p.key for p in s.genesis.players}
+    if key in seated:
+        return False
+    return usable_pass_key(dh) and dh not in {s.pass_key_of(p) for p in s.everyone()}
 
 
 def take_sit(s: GameState, msg: SignedMessage) -> bool:
