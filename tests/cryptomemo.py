@@ -1,4 +1,5 @@
-"""The deck's P-256 products, remembered across the tests of one pytest process.
+"""The deck's P-256 products and the players' Ed25519 verdicts, remembered across the tests of
+one pytest process.
 
 Many tests play the same seeded game again to test one thing at one step of it (a seat lost at
 each step of a deal, a cheat at each trick), so a pytest process computes the same E_k products
@@ -12,12 +13,22 @@ without this.
 ``install`` makes the memo the deck's group (``hearts_p2p.deck.group``): a derived key and a
 decoded point become light stand-ins (a P-256 key
 object holds about 2 KB) that OpenSSL fills in only for a product not yet known.
+
+The signatures likewise: every in-process peer of a test's table checks every message it
+receives, and the tests replay the same seeded games, so nine checks in ten are of a signature
+already checked (``tests/node/test_takeover.py``: 37,142 checks, 3,439 distinct). ``install``
+also gives ``hearts_p2p.identity.verify``, the one place every signature is checked, a public
+key whose verdict on a (key, signature, bytes) is OpenSSL's, asked once per process.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from hearts_p2p import identity
 from hearts_p2p.deck import curve, group
 
 _REAL_SCALAR_KEY = curve.scalar_key
@@ -26,6 +37,7 @@ _REAL_MULTIPLY = curve.multiply
 
 PRODUCTS = 120_000  # remembered products (~240 bytes each), forgotten all at once when full
 POINTS = 60_000  # x-coordinates known to be on the curve, the same
+VERDICTS = 40_000  # signatures checked (~700 bytes each), the same
 
 
 class Key:
@@ -111,6 +123,41 @@ class MemoP256:
         return multiply(key, point)
 
 
+_verdicts: dict[tuple[bytes, bytes, bytes], bool] = {}
+
+
+class PublicKey:
+    """An Ed25519 public key as ``hearts_p2p.identity.verify`` uses it: ``verify`` raises
+    ``InvalidSignature`` where OpenSSL's does, and a key OpenSSL cannot load raises its
+    ``ValueError`` (never remembered)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+
+    @classmethod
+    def from_public_bytes(cls, data: bytes) -> PublicKey:
+        return cls(bytes(data))
+
+    def verify(self, signature: bytes, data: bytes) -> None:
+        memo = (self.raw, bytes(signature), bytes(data))
+        valid = _verdicts.get(memo)
+        if valid is None:
+            try:
+                Ed25519PublicKey.from_public_bytes(self.raw).verify(signature, data)
+                valid = True
+            except InvalidSignature:
+                valid = False
+            if len(_verdicts) >= VERDICTS:
+                _verdicts.clear()
+            _verdicts[memo] = valid
+        if not valid:
+            raise InvalidSignature
+
+
 def install() -> None:
-    """Make the memo the deck's group in this process."""
+    """Make the memo the deck's group, and the public key every signature is checked with, in
+    this process."""
     group.install(MemoP256())
+    identity.Ed25519PublicKey = PublicKey  # type: ignore[attr-defined, assignment]

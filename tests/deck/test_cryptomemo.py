@@ -1,9 +1,13 @@
-"""The tests' memo of P-256 products (tests/cryptomemo.py) gives what OpenSSL gives."""
+"""The tests' memo of P-256 products and of signature checks (tests/cryptomemo.py) gives what
+OpenSSL gives."""
 
 from __future__ import annotations
 
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from hearts_p2p import identity
 from hearts_p2p.deck import group
 from hearts_p2p.deck.curve import CARD_POINTS, ORDER, InvalidPoint
 from hearts_p2p.deck.randomness import SeededRandomness, random_scalar
@@ -40,6 +44,28 @@ def test_what_openssl_refuses_is_refused_alike() -> None:
         group.load_x(b"\xff" * 32)  # above the field prime
     with pytest.raises(ValueError):
         group.scalar_key(0)
+
+
+def test_every_signature_check_is_the_one_openssl_makes_asked_once_or_again() -> None:
+    assert identity.Ed25519PublicKey is cryptomemo.PublicKey
+    ada, bea = (identity.Identity.from_seed(bytes([i]) * 32) for i in (1, 2))
+    data = b"memo: a message"
+    sig = ada.sign(data)
+    forged = bytes([sig[0] ^ 1]) + sig[1:]
+    cases = [
+        (ada.public_key, sig, data),
+        (ada.public_key, sig, data + b"!"),
+        (ada.public_key, forged, data),
+        (bea.public_key, sig, data),
+    ]
+    for key, signature, signed in cases * 2:  # the second time, from the memo
+        try:
+            Ed25519PublicKey.from_public_bytes(key).verify(signature, signed)
+            real = True
+        except InvalidSignature:
+            real = False
+        assert identity.verify(key, signature, signed) is real
+    assert [identity.verify(*case) for case in cases] == [True, False, False, False]
 
 
 def _on_curve(x: bytes) -> bool:
