@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from hearts_p2p.node.store import DataDir
+from tests.node.procs import entries
 from tests.node.unfinished_game import left_unfinished
 from tests.ports import own_port
 
@@ -56,16 +57,18 @@ def test_a_game_the_others_finished_is_not_resumed_and_the_same_command_plays_an
 ) -> None:
     disc = str(free_port(socket.SOCK_DGRAM))
     ada = tmp_path / "ada"
+    # The bots wait a little before each play: the hand, some 120 entries, takes seconds however
+    # fast the machine, so Ada is killed mid-hand, at the 40th.
     host = ["host", "--headless", "--bots", "2", "--table", "Friday", "--target", "1",
-            "--timeout", "3", "--bot-strategy", "heuristic", "--bot-delay", "0.2",
+            "--timeout", "3", "--bot-strategy", "heuristic", "--bot-delay", "0.05",
             "--name", "Ada", "--data-dir", str(ada), "--discovery-port", disc]  # fmt: skip
-    guest = ["bot", "Friday", "--name", "Robo", "--strategy", "heuristic", "--delay", "0.2",
+    guest = ["bot", "Friday", "--name", "Robo", "--strategy", "heuristic", "--delay", "0.05",
              "--data-dir", str(tmp_path / "robo"), "--discovery-port", disc,
              "--wait", FIND_WAIT]  # fmt: skip
     first = start(started, tmp_path / "h1.out", *host)
     robo = start(started, tmp_path / "r1.out", *guest)
-    wait_until("game", lambda: (ada / "unfinished-host.json").exists(), 60)
-    time.sleep(1.0)
+    wait_until("game", lambda: entries(ada) >= 40, 60)
+    assert (ada / "unfinished-host.json").exists()
     others = [robo.pid, *descendants(first.pid)]
     first.kill()  # a crash: no word to the others, the game left unfinished
     first.wait()
