@@ -114,9 +114,11 @@ def play(lan: Lan, tmp: Path, mode: list[str], target: str) -> None:
 
 @pytest.mark.parametrize("broadcast", [False, True], ids=["multicast", "broadcast"])
 def test_lan_game(tmp_path: Path, broadcast: bool) -> None:
+    """To 1: a whole game of one hand (and the next hand's deck, shuffled during it) across the
+    LAN; more hands are more of the same across the same mesh."""
     require_netns()
     with private_lan(4) as lan:
-        play(lan, tmp_path, ["--broadcast"] if broadcast else [], "30")
+        play(lan, tmp_path, ["--broadcast"] if broadcast else [], "1")
 
 
 def test_lan_game_under_loss(tmp_path: Path) -> None:
@@ -128,10 +130,11 @@ def test_lan_game_under_loss(tmp_path: Path) -> None:
 def test_lan_link_pulled_for_good_is_taken_over(tmp_path: Path) -> None:
     """Peer 3's cable is pulled out of the switch mid-game, for good (no connection closes, no
     packet comes back): past the timeout the other three take its seat over and finish, with
-    one log that the audit accepts, naming the seat taken over and blaming no one."""
+    one log that the audit accepts, naming the seat taken over and blaming no one. The game is
+    to 1: the cable is pulled in its one hand, which the three finish."""
     require_netns()
     with private_lan(4) as lan:
-        procs = start(lan, tmp_path, [], "30", timeout="5")
+        procs = start(lan, tmp_path, [], "1", timeout="5")
         try:
             deadline = time.monotonic() + 200
             while _entries(tmp_path / "p0") < 60:
