@@ -77,7 +77,7 @@ def no_genesis(s: GameState, reason: str) -> None:
     ends here with nothing logged and nothing signed (this peer has no seat to sign from)."""
     if s.status is not Status.AWAITING_GENESIS:
         return
-    s.status = Status.ABORTED
+    s.move_to(Status.ABORTED)
     s.abort = Abort(Termination.GONE, 0, None, (), reason[:MAX_REASON])
     s.events.append(Aborted(Termination.GONE, s.abort.reason, None, ""))
 
@@ -369,7 +369,7 @@ def _end(s: GameState, abort: Abort, tail: tuple[SignedMessage, ...]) -> None:
     for m in tail:
         s.log(m)
     upgrade = s.status is Status.ABORTED
-    s.status = Status.ABORTED
+    s.move_to(Status.ABORTED)
     s.abort = abort
     s.evidence = tail if abort.termination is Termination.CHEAT_PROVEN else ()
     if not upgrade:

@@ -363,7 +363,7 @@ def _send_end(s: GameState) -> dict[str, Any]:
 
 def _finish(s: GameState, done: Step) -> None:
     assert s.game is not None and s.game.result is not None
-    s.status = Status.FINISHED
+    s.move_to(Status.FINISHED)
     s.events.append(GameOver(s.game.result, "", s.head.hex()))
 
 

@@ -37,7 +37,7 @@ def _start_game(s: GameState, done: Step) -> None:
     s.genesis = genesis
     if s.identity is not None:
         s.me = genesis.index_of(s.identity.public_key)
-    s.status = Status.RUNNING
+    s.move_to(Status.RUNNING)
     if s.me not in (None, 0):
         s.relays.append(done.got[0])  # a host that showed two geneses is caught at once
     s.flip = CoinFlip(s.game_id + b"seats", s.players)

@@ -55,6 +55,16 @@ class Status(Enum):
     ABORTED = "aborted"
 
 
+# A game's status moves only this way (``GameState.move_to``): it begins once, and ends once,
+# but a verdict may be replaced by one that ranks before it (abort.after_abort).
+_MOVES = {
+    Status.AWAITING_GENESIS: frozenset({Status.RUNNING, Status.ABORTED}),
+    Status.RUNNING: frozenset({Status.FINISHED, Status.ABORTED}),
+    Status.ABORTED: frozenset({Status.ABORTED}),
+    Status.FINISHED: frozenset(),
+}
+
+
 @dataclass(eq=False)
 class Ahead:
     """The next hand's deck, shuffled and locked while this hand is played (SPEC 6.3): this
@@ -234,6 +244,12 @@ class GameState:
     @property
     def my_seat(self) -> int | None:
         return None if self.me is None or not self.seat_of else self.seat_of[self.me]
+
+    def move_to(self, status: Status) -> None:
+        """The game begins, finishes or stops: the one way its status changes."""
+        if status not in _MOVES[self.status]:
+            raise RuntimeError(f"a game {self.status.value} cannot become {status.value}")
+        self.status = status
 
     def clock_gave_up(self, seat: int, ending: str) -> None:
         """This peer's own clock gave up on ``seat`` in this hand, saying ``ending``."""

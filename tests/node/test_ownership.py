@@ -59,7 +59,6 @@ WRITERS: dict[str, list[str]] = {
     "secret": ["game/redeal.py", "game/rekey.py"],
     "shares": ["game/rekey.py", "game/seating.py"],
     "sits": ["game/sitdown.py"],
-    "status": ["game/abort.py", "game/handsteps.py", "game/seating.py"],
     "steps": ["game/protocol.py"],
     "stopped": ["game/handsteps.py"],
     "table": ["game/redeal.py", "game/takeover.py"],
