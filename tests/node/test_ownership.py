@@ -11,8 +11,10 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 import hearts_p2p
-from hearts_p2p.game.state import GameState
+from hearts_p2p.game.state import GameState, Status
 
 WRITERS: dict[str, list[str]] = {
     "abort": ["game/abort.py"],
@@ -97,3 +99,15 @@ def test_each_field_of_the_game_state_has_the_writers_the_map_names() -> None:
                 found[attr.attr].add(where)
     assert {k: sorted(v) for k, v in found.items()} == WRITERS
     assert all(w.startswith("game/") for ws in WRITERS.values() for w in ws)  # the shell none
+
+
+def test_a_game_s_status_moves_only_as_its_table_says() -> None:
+    s = GameState(b"g" * 16, b"k" * 32, None, bytes(32), {})
+    with pytest.raises(RuntimeError, match="awaiting genesis cannot become finished"):
+        s.move_to(Status.FINISHED)
+    s.move_to(Status.RUNNING)
+    s.move_to(Status.ABORTED)
+    s.move_to(Status.ABORTED)  # a verdict replaced by one that ranks before it
+    with pytest.raises(RuntimeError):
+        s.move_to(Status.RUNNING)
+    assert s.status is Status.ABORTED
