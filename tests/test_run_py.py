@@ -78,6 +78,7 @@ def test_with_no_pip_anywhere_it_names_the_package_to_install(
         run.pip(tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ensurepip", [False, True])
 def test_on_a_python_like_debians_it_makes_an_environment_pip_can_fill(
     ensurepip: bool, tmp_path: Path
