@@ -40,25 +40,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The slow tests first, dealt out among the workers: no long test is left to run alone at
-    the end while the other worker idles.
+    """The slow tests first, so that under ``-n`` one worker plays the real games while the other
+    runs the tests that compute in its own process.
 
-    Under ``-n`` xdist's load scheduler first sends each worker a chunk of consecutive tests (a
-    quarter of its share) and never moves them: with the slow tests simply first, the first
-    worker got every one of them. So each worker's first chunk starts with its turn of them."""
+    The slow tests are mostly processes that wait on each other and on their clocks; two of them
+    side by side left both cores half idle, and the in-process tests then fought for them. Under
+    xdist's ``worksteal`` (pyproject.toml) the first worker takes the first half of the tests and
+    the second the rest; a worker that runs out takes half of what the other has left, from its
+    end, so no long test is left to run alone at the end while the other worker idles."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = [item for item in items if item.get_closest_marker("slow") is None]
-    workers = getattr(config, "workerinput", {}).get("workercount", 1)
-    chunk = max(len(items) // max(workers, 1) // 4, 2)
-    if workers < 2 or len(slow) > chunk * workers:
-        items[:] = slow + fast
-        return
-    rest = iter(fast)
-    dealt: list[pytest.Item] = []
-    for w in range(workers):
-        turn = slow[w::workers]
-        dealt += turn + [item for _, item in zip(range(chunk - len(turn)), rest, strict=False)]
-    items[:] = dealt + list(rest)
+    items[:] = slow + fast
 
 
 @pytest.fixture(autouse=True, scope="session")
