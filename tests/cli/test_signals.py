@@ -16,9 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.node.procs import entries
+
 from .pty_term import FIND_WAIT, Terminal, descendants, free_port, hearts_env, running
 
 LEAVE_WITHIN = 2.0  # seconds from the signal until the program and its bots are gone
+MID_HAND = 30  # log entries: the seating's and some of the first hand's
 
 
 def start(procs: list[subprocess.Popen[str]], *args: str) -> subprocess.Popen[str]:
@@ -71,8 +74,7 @@ def test_a_headless_game_signalled_mid_game_ends_with_its_bots(
         "--name", "Ada", "--data-dir", str(home),
         "--discovery-port", str(free_port(socket.SOCK_DGRAM)),
     )  # fmt: skip
-    wait_for("game", lambda: playing(home))
-    time.sleep(1.0)  # into the first hand
+    wait_for("the first hand", lambda: playing(home) and entries(home) >= MID_HAND)
     code, took, left = signal_and_time(proc, signum)
     _, err = proc.communicate(timeout=10)
     assert code == 130, err
@@ -116,8 +118,7 @@ def test_a_hosted_game_signalled_mid_game_ends_with_its_bots_not_with_the_others
         started, "bot", "Friday", "--name", "Robo", "--strategy", "heuristic", "--delay", "0.2",
         "--data-dir", str(tmp_path / "robo"), "--discovery-port", disc, "--wait", FIND_WAIT,
     )  # fmt: skip
-    wait_for("game", lambda: playing(home))
-    time.sleep(1.0)
+    wait_for("the first hand", lambda: playing(home) and entries(home) >= MID_HAND)
     code, took, left = signal_and_time(host, signal.SIGTERM)
     _, err = host.communicate(timeout=10)
     assert code == 130, err
