@@ -174,14 +174,18 @@ def _interruptible() -> None:
 
 
 def test_ctrl_c_while_the_program_loads_ends_it_quietly() -> None:
-    """The interrupt lands while a module of the program is being imported, held there."""
+    """The interrupt lands while a module of the program is being imported, held there: by
+    short sleeps, between which Python acts on the signal. A signal that comes just before a
+    sleep begins (or to another of the process's threads) cuts no sleep short: one sleep of
+    30 s made this test take 30 s where that happened."""
     code = (
         "import sys, time\n"
         "class Slow:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
         "        if name == 'hearts_p2p.cli.args':\n"
         "            print('loading', flush=True)\n"
-        "            time.sleep(30)\n"
+        "            for _ in range(600):\n"
+        "                time.sleep(0.05)\n"
         "        return None\n"
         "sys.meta_path.insert(0, Slow())\n"
         "from hearts_p2p.cli.entry import main\n"
