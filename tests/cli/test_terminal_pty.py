@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from hearts_p2p.cli.commands import COMMAND_WORDS
 from hearts_p2p.cli.render import shown_width
 
 from .pty_term import (
@@ -220,7 +221,11 @@ def test_the_line_edits_completes_and_remembers_across_games(
     term.send("")
     term.expect(r"Scores before hand 1")
     ranks = [c[:-1] for c in hand]
-    card = next(c for c in hand if ranks.count(c[:-1]) == 1)
+    card = next(
+        c
+        for c in hand
+        if ranks.count(c[:-1]) == 1 and not any(w.startswith(c[:-1]) for w in COMMAND_WORDS)
+    )  # and no command begins so: Tab on "q" offers qc and quit, and completes neither
     term.keys(card[:-1] + "\t")  # a rank the hand holds once: Tab completes the card
     term.expect(re.escape(card))
     term.send("")
